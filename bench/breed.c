@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * bench/breed.c - the refcount-bench row of one breed
+ *
+ * Built once per breed, with -DREFCOUNT_BREED=REFCOUNT_BREED_<BREED> and
+ * -DBENCH_SFX=<breed>, so that the four rows link into one program.
+ */
+#include <refcount/refcount.h>
+
+#define BENCH_NAME "refcount-" REFCOUNT_BREED_NAME
+#define BENCH_API "refcount_inc, refcount_dec_and_test, refcount_inc_not_zero"
+#define BENCH_LOOKUP_NOTE NULL
+#define BENCH_T refcount_t
+#define BENCH_SET(r, v) refcount_set(r, (int)(v))
+#define BENCH_READ(r) ((long long)(int)refcount_read(r))
+#define BENCH_INC(r) refcount_inc(r)
+#define BENCH_DEC(r) refcount_dec(r)
+#define BENCH_DEC_AND_TEST(r) refcount_dec_and_test(r)
+#define BENCH_INC_NOT_ZERO(r) refcount_inc_not_zero(r)
+#define BENCH_MAX ((int)REFCOUNT_MAX)
+#define BENCH_IS_SATURATED(r)                                                  \
+	(refcount_read(r) == (unsigned int)REFCOUNT_SATURATED)
+#define BENCH_OWN_PROBE
+#define BENCH_FORKED false
+
+#include "loops.h"
+
+static unsigned long BN(reports)(void)
+{
+	unsigned long n = 0;
+
+	for (int t = 0; t < REFCOUNT_NR_SATURATION_TYPES; t++)
+		n += refcount_report_count((enum refcount_saturation_type)t);
+	return n;
+}
+
+static void BN(quiet)(refcount_t *r, enum refcount_saturation_type t)
+{
+	(void)r;
+	(void)t;
+}
+
+/* Reported: refcount_report_count() grew while the scenario ran. */
+static void BN(probe)(enum bench_violation v, struct bench_probe *out)
+{
+	refcount_report_fn prev = refcount_set_report_handler(BN(quiet));
+	unsigned long before = BN(reports)();
+
+	BN(scenario)(v, out);
+	out->reported = BN(reports)() != before;
+	refcount_set_report_handler(prev);
+}

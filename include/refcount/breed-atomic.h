@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * refcount/breed-atomic.h - the atomic breed: the 2017 unchecked fallback
+ *
+ * Included by <refcount/refcount.h> when REFCOUNT_BREED is
+ * REFCOUNT_BREED_ATOMIC.  Follows the `#else` branch of include/linux/refcount.h
+ * in v4.13..v5.4 (Kees Cook, "locking/refcount: Create unchecked atomic_t
+ * implementation"): every operation is the plain atomic_t operation.
+ *
+ * Detects nothing.  It is the baseline the other breeds are measured against:
+ * an increment past INT_MAX wraps to INT_MIN, a decrement below 0 goes
+ * negative, an increment from 0 succeeds.  (The out-of-line helpers
+ * refcount_dec_if_one(), refcount_dec_not_one() and the lock helpers are the
+ * 2017 checked lib/refcount.c ones in every breed, as in the kernel.)
+ *
+ * Memory ordering is atomic_t's where that is at least the refcount_t
+ * contract: inc/add relaxed, and the value-returning operations (the
+ * *_and_test and *_not_zero forms) sequentially consistent, which is stronger.
+ * refcount_dec() is RELEASE (atomic_dec() was unordered; on x86 both are the
+ * same locked instruction).
+ *
+ * C11 defines wrap-around for atomic signed arithmetic, so the wrap is
+ * well-defined, not undefined behaviour.
+ */
+#ifndef REFCOUNT_BREED_ATOMIC_H
+#define REFCOUNT_BREED_ATOMIC_H
+
+#ifndef REFCOUNT_H
+#error "include <refcount/refcount.h>, not <refcount/breed-atomic.h>"
+#endif
+
+#define REFCOUNT_BREED_NAME "atomic"
+#define __REFCOUNT_BREED_TOKEN atomic
+/** REFCOUNT_MAX - the largest legal count: INT_MAX */
+#define REFCOUNT_MAX INT_MAX
+/** REFCOUNT_SATURATED - INT_MIN / 2, never produced by this breed */
+#define REFCOUNT_SATURATED (INT_MIN / 2)
+
+/* atomic_add_unless(v, i, 0), fully ordered on success. */
+static inline __refcount_must_check bool
+__refcount_add_not_zero(int i, refcount_t *r, int *oldp)
+{
+	int old = atomic_load_explicit(&r->refs, memory_order_relaxed);
+
+	do {
+		if (!old)
+			break;
+	} while (!atomic_compare_exchange_weak_explicit(
+		&r->refs, &old, __refcount_wrap_add(old, i),
+		memory_order_seq_cst, memory_order_relaxed));
+	if (oldp)
+		*oldp = old;
+	return old;
+}
+
+static inline __refcount_must_check bool
+__refcount_add_not_zero_acquire(int i, refcount_t *r, int *oldp)
+{
+	return __refcount_add_not_zero(i, r, oldp);
+}
+
+static inline void __refcount_add(int i, refcount_t *r, int *oldp)
+{
+	int old = atomic_fetch_add_explicit(&r->refs, i, memory_order_relaxed);
+
+	if (oldp)
+		*oldp = old;
+}
+
+static inline __refcount_must_check bool
+__refcount_sub_and_test(int i, refcount_t *r, int *oldp)
+{
+	int old = atomic_fetch_sub_explicit(&r->refs, i, memory_order_seq_cst);
+
+	if (oldp)
+		*oldp = old;
+	return old == i;
+}
+
+static inline void __refcount_dec(refcount_t *r, int *oldp)
+{
+	int old = atomic_fetch_sub_explicit(&r->refs, 1, memory_order_release);
+
+	if (oldp)
+		*oldp = old;
+}
+
+#endif /* REFCOUNT_BREED_ATOMIC_H */

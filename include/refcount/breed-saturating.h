@@ -1,0 +1,159 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * refcount/breed-saturating.h - the saturating breed (the default)
+ *
+ * Included by <refcount/refcount.h> when REFCOUNT_BREED is
+ * REFCOUNT_BREED_SATURATING or unset.  Follows include/linux/refcount.h and
+ * lib/refcount.c from v5.5 (Will Deacon, "Rework REFCOUNT_FULL using
+ * atomic_fetch_* operations") to current mainline: one atomic fetch-and-add or
+ * fetch-and-sub, then a check on the old value.  A bad result is overwritten
+ * with REFCOUNT_SATURATED (INT_MIN / 2) out of line by refcount_warn_saturate().
+ *
+ * Detects: overflow (ADD_OVF, ADD_NOT_ZERO_OVF), increment from 0 (ADD_UAF),
+ * underflow (SUB_UAF), refcount_dec() to 0 or below (DEC_LEAK), and every
+ * operation on a saturated counter.  Every detected misuse ends SATURATED:
+ * a leak, never a premature free.
+ */
+#ifndef REFCOUNT_BREED_SATURATING_H
+#define REFCOUNT_BREED_SATURATING_H
+
+#ifndef REFCOUNT_H
+#error "include <refcount/refcount.h>, not <refcount/breed-saturating.h>"
+#endif
+
+#define REFCOUNT_BREED_NAME "saturating"
+#define __REFCOUNT_BREED_TOKEN saturating
+/** REFCOUNT_MAX - the largest legal count: INT_MAX */
+#define REFCOUNT_MAX INT_MAX
+/** REFCOUNT_SATURATED - the value a misused counter is pinned at: INT_MIN / 2 */
+#define REFCOUNT_SATURATED (INT_MIN / 2)
+
+/**
+ * __refcount_add_not_zero_limited_acquire() - add unless 0 or over a limit
+ * @i: the value to add (a count of references)
+ * @r: the refcount
+ * @oldp: if not NULL, receives the value seen before the operation
+ * @limit: the largest count this call may produce (inclusive); INT_MAX means
+ *	no limit
+ *
+ * Follows the 2025 kernel (Suren Baghdasaryan), for objects whose memory may
+ * be reused for another object of the same type (SLAB_TYPESAFE_BY_RCU).
+ * Saturating breed only.
+ *
+ * Memory ordering: ACQUIRE on success (the compare-and-swap), nothing on
+ * failure.  Context: any thread; lock-free.
+ *
+ * Return: false if the count was 0 or if @i would take it past @limit (then
+ * nothing changes and nothing is reported); true otherwise.  As in the kernel,
+ * "past @limit" is tested as `i > limit - old` in wrapping arithmetic, so a
+ * saturated counter (old < 0) also returns false, without a report.
+ *
+ * Misuse: a result that overflows saturates and reports ADD_NOT_ZERO_OVF.
+ */
+static inline __refcount_must_check bool
+__refcount_add_not_zero_limited_acquire(int i, refcount_t *r, int *oldp,
+					int limit)
+{
+	int old = atomic_load_explicit(&r->refs, memory_order_relaxed);
+
+	do {
+		if (!old)
+			break;
+		if (i > __refcount_wrap_sub(limit, old)) {
+			if (oldp)
+				*oldp = old;
+			return false;
+		}
+	} while (!atomic_compare_exchange_weak_explicit(
+		&r->refs, &old, __refcount_wrap_add(old, i),
+		memory_order_acquire, memory_order_relaxed));
+
+	if (oldp)
+		*oldp = old;
+	if (__refcount_unlikely(old < 0 || __refcount_wrap_add(old, i) < 0))
+		refcount_warn_saturate(r, REFCOUNT_ADD_NOT_ZERO_OVF);
+	return old;
+}
+
+/**
+ * __refcount_inc_not_zero_limited_acquire() - increment unless 0 or at a limit
+ * @r: the refcount
+ * @oldp: if not NULL, receives the value seen before the operation
+ * @limit: the largest count this call may produce (inclusive)
+ *
+ * __refcount_add_not_zero_limited_acquire() with @i = 1.  Saturating breed
+ * only.  Return: as there.
+ */
+static inline __refcount_must_check bool
+__refcount_inc_not_zero_limited_acquire(refcount_t *r, int *oldp, int limit)
+{
+	return __refcount_add_not_zero_limited_acquire(1, r, oldp, limit);
+}
+
+/* The __refcount_*() forms below are documented in <refcount/refcount.h>. */
+
+static inline __refcount_must_check bool
+__refcount_add_not_zero(int i, refcount_t *r, int *oldp)
+{
+	int old = atomic_load_explicit(&r->refs, memory_order_relaxed);
+
+	do {
+		if (!old)
+			break;
+	} while (!atomic_compare_exchange_weak_explicit(
+		&r->refs, &old, __refcount_wrap_add(old, i),
+		memory_order_relaxed, memory_order_relaxed));
+
+	if (oldp)
+		*oldp = old;
+	if (__refcount_unlikely(old < 0 || __refcount_wrap_add(old, i) < 0))
+		refcount_warn_saturate(r, REFCOUNT_ADD_NOT_ZERO_OVF);
+	return old;
+}
+
+static inline __refcount_must_check bool
+__refcount_add_not_zero_acquire(int i, refcount_t *r, int *oldp)
+{
+	return __refcount_add_not_zero_limited_acquire(i, r, oldp, INT_MAX);
+}
+
+static inline void __refcount_add(int i, refcount_t *r, int *oldp)
+{
+	int old = atomic_fetch_add_explicit(&r->refs, i, memory_order_relaxed);
+
+	if (oldp)
+		*oldp = old;
+	if (__refcount_unlikely(!old))
+		refcount_warn_saturate(r, REFCOUNT_ADD_UAF);
+	else if (__refcount_unlikely(old < 0 ||
+				     __refcount_wrap_add(old, i) < 0))
+		refcount_warn_saturate(r, REFCOUNT_ADD_OVF);
+}
+
+static inline __refcount_must_check bool
+__refcount_sub_and_test(int i, refcount_t *r, int *oldp)
+{
+	int old = atomic_fetch_sub_explicit(&r->refs, i, memory_order_release);
+
+	if (oldp)
+		*oldp = old;
+	if (old > 0 && old == i) {
+		atomic_thread_fence(memory_order_acquire);
+		return true;
+	}
+	if (__refcount_unlikely(old <= 0 || __refcount_wrap_sub(old, i) < 0))
+		refcount_warn_saturate(r, REFCOUNT_SUB_UAF);
+	return false;
+}
+
+static inline void __refcount_dec(refcount_t *r, int *oldp)
+{
+	int old = atomic_fetch_sub_explicit(&r->refs, 1, memory_order_release);
+
+	if (oldp)
+		*oldp = old;
+	if (__refcount_unlikely(old <= 1))
+		refcount_warn_saturate(r, REFCOUNT_DEC_LEAK);
+}
+
+#endif /* REFCOUNT_BREED_SATURATING_H */

@@ -1,0 +1,153 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * refcount/kref.h - kref: an object's reference count with a release callback
+ *
+ * Follows include/linux/kref.h: a struct kref is a refcount_t, and a put that
+ * drops the last reference calls the release function.  It uses the breed the
+ * including translation unit picked (REFCOUNT_BREED, see
+ * <refcount/refcount.h>), so misuse is detected and reported as that breed's
+ * refcount_t does.
+ *
+ * Embed a struct kref in your object, get the object back in the release
+ * function with container_of() (or offsetof arithmetic), and free it there.
+ */
+#ifndef REFCOUNT_KREF_H
+#define REFCOUNT_KREF_H
+
+#include <refcount/refcount.h>
+
+/**
+ * struct kref - an embedded reference count
+ * @refcount: the count; use the kref_*() functions.
+ */
+struct kref {
+	refcount_t refcount;
+};
+
+/** KREF_INIT - static initializer for a struct kref holding @n references */
+#define KREF_INIT(n)                                                           \
+	{                                                                      \
+		.refcount = REFCOUNT_INIT(n),                                  \
+	}
+
+/**
+ * kref_init() - initialise a kref to 1
+ * @kref: the kref
+ *
+ * Memory ordering: none (a relaxed store): publish the object afterwards.
+ */
+static inline void kref_init(struct kref *kref)
+{
+	refcount_set(&kref->refcount, 1);
+}
+
+/**
+ * kref_read() - read a kref's count
+ * @kref: the kref
+ *
+ * Return: the count as unsigned int (relaxed; for reports and tests).
+ */
+static inline unsigned int kref_read(const struct kref *kref)
+{
+	return refcount_read(&kref->refcount);
+}
+
+/**
+ * kref_get() - take a reference
+ * @kref: the kref; the caller must already hold a reference
+ *
+ * refcount_inc(): relaxed; misuse (a get on 0, overflow) is reported as
+ * REFCOUNT_ADD_UAF / REFCOUNT_ADD_OVF by the checking breeds.
+ */
+static inline void kref_get(struct kref *kref)
+{
+	refcount_inc(&kref->refcount);
+}
+
+/**
+ * kref_put() - drop a reference, and release the object on the last one
+ * @kref: the kref
+ * @release: called with @kref when the count reaches 0; must not be NULL.
+ *	It frees the object (the kernel forbids passing kfree itself; here,
+ *	pass a function that frees the containing object).
+ *
+ * Memory ordering: RELEASE, and ACQUIRE before @release runs, so @release
+ * sees every access made through other references.
+ *
+ * Return: 1 if this call released the object, 0 otherwise.  0 does not mean
+ * the object is still alive: another thread may have released it since.
+ *
+ * Misuse: a put below 0 is reported as REFCOUNT_SUB_UAF and never releases.
+ */
+static inline int kref_put(struct kref *kref, void (*release)(struct kref *))
+{
+	if (refcount_dec_and_test(&kref->refcount)) {
+		release(kref);
+		return 1;
+	}
+	return 0;
+}
+
+/**
+ * kref_put_mutex() - drop a reference; release under a mutex on the last one
+ * @kref: the kref
+ * @release: called with @lock held when the count reaches 0; it must
+ *	unpublish the object, unlock @lock, and free the object
+ * @lock: the mutex guarding lookups of the object
+ *
+ * refcount_dec_and_mutex_lock(): a concurrent lookup under @lock that uses
+ * kref_get_unless_zero() either gets a reference before the count reaches 0
+ * or finds it 0 and backs off.  @lock must not be held by the caller.
+ *
+ * Return: 1 if this call released the object, 0 otherwise.
+ */
+static inline int kref_put_mutex(struct kref *kref,
+				 void (*release)(struct kref *),
+				 pthread_mutex_t *lock)
+{
+	if (refcount_dec_and_mutex_lock(&kref->refcount, lock)) {
+		release(kref);
+		return 1;
+	}
+	return 0;
+}
+
+/**
+ * kref_put_lock() - drop a reference; release under a spinlock on the last one
+ * @kref: the kref
+ * @release: called with @lock held when the count reaches 0 (it unlocks)
+ * @lock: the pthread spinlock guarding lookups of the object
+ *
+ * As kref_put_mutex(), with refcount_dec_and_lock().
+ *
+ * Return: 1 if this call released the object, 0 otherwise.
+ */
+static inline int kref_put_lock(struct kref *kref,
+				void (*release)(struct kref *),
+				pthread_spinlock_t *lock)
+{
+	if (refcount_dec_and_lock(&kref->refcount, lock)) {
+		release(kref);
+		return 1;
+	}
+	return 0;
+}
+
+/**
+ * kref_get_unless_zero() - take a reference unless the count is 0
+ * @kref: the kref
+ *
+ * For lookups in a structure whose release function removes the object
+ * (under the lock the lookup holds, or with RCU-like deferred freeing): an
+ * object at 0 is being destroyed and must not be revived.
+ *
+ * Memory ordering: as refcount_inc_not_zero().
+ *
+ * Return: non-zero if a reference was taken, 0 if the count was 0.
+ */
+static inline __refcount_must_check int kref_get_unless_zero(struct kref *kref)
+{
+	return refcount_inc_not_zero(&kref->refcount);
+}
+
+#endif /* REFCOUNT_KREF_H */

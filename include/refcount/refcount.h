@@ -1,0 +1,475 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * refcount/refcount.h - hardened reference counting: the kernel's refcount_t
+ *
+ * DOC: what refcount_t is for
+ *
+ * A reference count that wraps turns a leak into a use-after-free: take
+ * 2^32 references that are never dropped (a bug, or an attacker repeating a
+ * leaky system call, CVE-2016-0728) and the count is back at 0, the next put
+ * frees an object that is still in use.  refcount_t is a counter that
+ * refuses to do that.  When it detects misuse it *saturates*: it pins the
+ * counter at a value from which no sequence of ordinary operations reaches 0,
+ * and reports.  Every detected bug becomes a memory leak, never a premature
+ * free.
+ *
+ * This is a userspace reproduction of the Linux kernel's refcount_t, with its
+ * names, signatures and semantics, in the four designs ("breeds") the kernel
+ * has had.  A translation unit picks one before including this header:
+ *
+ *	#define REFCOUNT_BREED REFCOUNT_BREED_FULL
+ *	#include <refcount/refcount.h>
+ *
+ * | breed (REFCOUNT_BREED_NAME) | kernel        | MAX / SATURATED       |
+ * |-----------------------------|---------------|-----------------------|
+ * | REFCOUNT_BREED_SATURATING   | v5.5 to today | INT_MAX / INT_MIN/2   |
+ * |   ("saturating", default)   |               |                       |
+ * | REFCOUNT_BREED_FULL ("full")| REFCOUNT_FULL | UINT_MAX-1 / UINT_MAX |
+ * |                             | v4.13..v5.4   |                       |
+ * | REFCOUNT_BREED_FAST ("fast")| x86 ARCH_HAS_ | INT_MAX / INT_MIN/2   |
+ * |                             | REFCOUNT 4.14 |                       |
+ * | REFCOUNT_BREED_ATOMIC       | unchecked     | INT_MAX / (none)      |
+ * |   ("atomic")                | v4.13..v5.4   |                       |
+ *
+ * | misuse                     | saturating | full        | fast      | atomic |
+ * |----------------------------|------------|-------------|-----------|--------|
+ * | inc/add past MAX           | saturate   | saturate    | saturate  | wraps  |
+ * | refcount_dec() to 0        | saturate   | 0 + warn    | saturate  | silent |
+ * | dec/sub below 0            | saturate   | refuse+warn | saturate* | wraps  |
+ * | inc/add from 0             | saturate   | refuse+warn | silent    | silent |
+ * | any op on a saturated ctr  | saturate   | no-op*      | saturate* | n/a    |
+ *
+ * (* counted and handed to the report handler, but not printed: the 2017
+ * kernel stayed silent there.)  See <refcount/report.h> for the counts and
+ * the handler, and docs/breeds.md for the per-breed LKDTM outcomes.
+ *
+ * Units built with different breeds link into one program: the operations
+ * are static inline, and every out-of-line symbol carries its breed's name.
+ * All breeds share one refcount_t layout, but a given counter must only ever
+ * be touched by one breed, since the breeds disagree on what SATURATED is.
+ *
+ * DOC: saturation semantics (the saturating breed)
+ *
+ * The saturating breed does one atomic fetch-and-add (or fetch-and-sub), then
+ * looks at the old value.  If the operation was illegal (the old value was 0
+ * for an increment, negative, or the new one is), a cold out-of-line function
+ * stores REFCOUNT_SATURATED = INT_MIN / 2 = 0xc0000000 and reports.  Between
+ * the two steps other threads can move the counter.  That is safe because
+ * SATURATED sits half way between 0 (0x100000000 as unsigned) and INT_MAX:
+ * to get from the bad range back to 0 (a free) or to a small positive value,
+ * some 2^30 operations would have to land inside that window.  The kernel
+ * argues that the number of tasks (PID_MAX_LIMIT, 2^22) bounds it to 256
+ * nested in-flight operations per task.  Userspace has no such bound on
+ * threads, but the same arithmetic holds: it would take 2^30 threads all
+ * between their fetch-and-add and the fix-up store at once, or batched
+ * refcount_add() calls with enormous @i.  Don't add large numbers to counters
+ * an attacker can reach.
+ *
+ * DOC: memory ordering
+ *
+ * As Documentation/core-api/refcount-vs-atomic.rst, in C11 terms:
+ *
+ * | operation                               | ordering                    |
+ * |-----------------------------------------|-----------------------------|
+ * | refcount_set(), refcount_read()         | relaxed                     |
+ * | refcount_set_release()                  | release                     |
+ * | refcount_inc(), refcount_add()          | relaxed                     |
+ * | refcount_inc_not_zero(), _add_not_zero()| relaxed (control dependency)|
+ * | refcount_{inc,add}_not_zero_acquire()   | acquire on success          |
+ * | refcount_dec()                          | release                     |
+ * | refcount_dec_and_test(), _sub_and_test()| release; acquire on success |
+ * | refcount_dec_if_one(), _dec_not_one()   | release                     |
+ * | refcount_dec_and_lock(), _mutex_lock()  | release; lock held on true  |
+ *
+ * The atomic and fast breeds are stronger where atomic_t was (x86 locked
+ * instructions are full barriers).  Increments need no ordering: whatever
+ * gave you the pointer (a lock, an RCU-style publication) ordered it.  The
+ * last decrement needs release + acquire so that the destructor sees every
+ * access made through other references.  C11 does not promise the control
+ * dependency the kernel relies on after refcount_inc_not_zero(); if you must
+ * re-check an object's identity after taking a reference (memory reused for
+ * another object of the same type), use the _acquire forms.
+ *
+ * DOC: the __refcount_*() forms
+ *
+ * __refcount_inc(), __refcount_add(), __refcount_inc_not_zero(),
+ * __refcount_add_not_zero(), __refcount_inc_not_zero_acquire(),
+ * __refcount_add_not_zero_acquire(), __refcount_dec(),
+ * __refcount_dec_and_test() and __refcount_sub_and_test() take one more
+ * argument, `int *oldp`.  If @oldp is not NULL it receives the value the
+ * operation saw before it acted (as a signed int; the full breed's saturated
+ * UINT_MAX reads as -1).  Otherwise they are the operation of the same name
+ * without the underscores: same ordering, return value and reports.  This is
+ * the kernel's v5.10 API (commit a435b9a14356), meant for tracing.
+ */
+#ifndef REFCOUNT_H
+#define REFCOUNT_H
+
+#include <limits.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+
+#include <refcount/types.h>
+#include <refcount/report.h>
+
+#ifndef REFCOUNT_BREED
+#define REFCOUNT_BREED REFCOUNT_BREED_SATURATING
+#endif
+
+#if REFCOUNT_BREED == REFCOUNT_BREED_SATURATING
+#include <refcount/breed-saturating.h>
+#elif REFCOUNT_BREED == REFCOUNT_BREED_FULL
+#include <refcount/breed-full.h>
+#elif REFCOUNT_BREED == REFCOUNT_BREED_FAST
+#include <refcount/breed-fast.h>
+#elif REFCOUNT_BREED == REFCOUNT_BREED_ATOMIC
+#include <refcount/breed-atomic.h>
+#else
+#error "REFCOUNT_BREED has an unknown value: define it as REFCOUNT_BREED_SATURATING (default), REFCOUNT_BREED_FULL, REFCOUNT_BREED_FAST or REFCOUNT_BREED_ATOMIC"
+#endif
+
+/* Per-breed out-of-line symbols: __refcount_<breed>_<op>. */
+#define __REFCOUNT_PASTE_(a, b, c) a##b##c
+#define __REFCOUNT_PASTE(a, b, c) __REFCOUNT_PASTE_(a, b, c)
+#define __REFCOUNT_SYM(op) __REFCOUNT_PASTE(__refcount_, __REFCOUNT_BREED_TOKEN, _##op)
+
+#ifndef __REFCOUNT_HAVE_INC_NOT_ZERO
+static inline __refcount_must_check bool
+__refcount_inc_not_zero(refcount_t *r, int *oldp)
+{
+	return __refcount_add_not_zero(1, r, oldp);
+}
+
+static inline __refcount_must_check bool
+__refcount_inc_not_zero_acquire(refcount_t *r, int *oldp)
+{
+	return __refcount_add_not_zero_acquire(1, r, oldp);
+}
+#endif
+
+#ifndef __REFCOUNT_HAVE_INC
+static inline void __refcount_inc(refcount_t *r, int *oldp)
+{
+	__refcount_add(1, r, oldp);
+}
+#endif
+
+#ifndef __REFCOUNT_HAVE_DEC_AND_TEST
+static inline __refcount_must_check bool
+__refcount_dec_and_test(refcount_t *r, int *oldp)
+{
+	return __refcount_sub_and_test(1, r, oldp);
+}
+#endif
+
+/**
+ * refcount_set() - set a refcount's value
+ * @r: the refcount
+ * @n: the value (a count of references; REFCOUNT_SATURATED is allowed)
+ *
+ * Memory ordering: none (a relaxed store).  Context: use it to initialise a
+ * counter no other thread can see yet, or in tests.
+ *
+ * Follows include/linux/refcount.h.  Misuse: none detected.
+ */
+static inline void refcount_set(refcount_t *r, int n)
+{
+	atomic_store_explicit(&r->refs, n, memory_order_relaxed);
+}
+
+/**
+ * refcount_set_release() - set a refcount's value with release ordering
+ * @r: the refcount
+ * @n: the value
+ *
+ * For objects whose memory may be reused for another object of the same type
+ * while readers can still reach it: initialise every field, then make the
+ * count non-zero with this, so that a reader whose
+ * refcount_inc_not_zero_acquire() succeeds sees the initialised fields.
+ *
+ * Memory ordering: RELEASE.  Follows the 2025 kernel (Suren Baghdasaryan).
+ * Misuse: none detected.
+ */
+static inline void refcount_set_release(refcount_t *r, int n)
+{
+	atomic_store_explicit(&r->refs, n, memory_order_release);
+}
+
+/**
+ * refcount_read() - get a refcount's value
+ * @r: the refcount
+ *
+ * Memory ordering: none (a relaxed load).  The value may be stale as soon as
+ * it is read; use it for reports and tests, not for decisions.
+ *
+ * Return: the count, as unsigned int as in the kernel (compare it with
+ * REFCOUNT_SATURATED, which has the matching type in every breed).
+ */
+static inline unsigned int refcount_read(const refcount_t *r)
+{
+	return (unsigned int)atomic_load_explicit(
+		(atomic_int *)&r->refs, memory_order_relaxed);
+}
+
+/**
+ * refcount_add_not_zero() - add a value to a refcount unless it is 0
+ * @i: the number of references to add
+ * @r: the refcount
+ *
+ * Taking references in batches is rarely what you want; prefer
+ * refcount_inc_not_zero().
+ *
+ * Memory ordering: relaxed, with a control dependency on success.  Context:
+ * the caller guarantees the memory of *@r stays valid (a lock, or RCU-like
+ * deferred freeing).
+ *
+ * Return: false if the count was 0 (nothing changed), true otherwise.
+ *
+ * Misuse: an overflow, or a saturated counter, saturates (full: stays at
+ * UINT_MAX) and reports REFCOUNT_ADD_NOT_ZERO_OVF, and still returns true.
+ * The atomic breed wraps silently.  Follows include/linux/refcount.h.
+ */
+static inline __refcount_must_check bool refcount_add_not_zero(int i,
+							       refcount_t *r)
+{
+	return __refcount_add_not_zero(i, r, NULL);
+}
+
+/**
+ * refcount_inc_not_zero() - increment a refcount unless it is 0
+ * @r: the refcount
+ *
+ * The lookup operation: an object found in a shared structure whose count is
+ * already 0 is being destroyed and must not be revived.
+ *
+ * Memory ordering: relaxed, with a control dependency on success (see the
+ * memory ordering section above; use refcount_inc_not_zero_acquire() if you
+ * must re-check the object after the increment).
+ *
+ * Return: false if the count was 0, true otherwise.
+ *
+ * Misuse: as refcount_add_not_zero() (REFCOUNT_ADD_NOT_ZERO_OVF).
+ */
+static inline __refcount_must_check bool refcount_inc_not_zero(refcount_t *r)
+{
+	return __refcount_inc_not_zero(r, NULL);
+}
+
+/**
+ * refcount_add_not_zero_acquire() - add unless 0, with acquire ordering
+ * @i: the number of references to add
+ * @r: the refcount
+ *
+ * For objects whose memory may be reused for another object of the same type
+ * (the kernel's SLAB_TYPESAFE_BY_RCU): after a successful call, loads of the
+ * object's identity fields see the values stored before the matching
+ * refcount_set_release().
+ *
+ * Memory ordering: ACQUIRE on success.  Return: false if the count was 0.
+ * In the saturating breed, as in the 2025 kernel, it also returns false
+ * (changing nothing, reporting nothing) when @i would pass INT_MAX or the
+ * counter is saturated.
+ *
+ * Misuse: other breeds as refcount_add_not_zero().  Follows the 2025 kernel.
+ */
+static inline __refcount_must_check bool
+refcount_add_not_zero_acquire(int i, refcount_t *r)
+{
+	return __refcount_add_not_zero_acquire(i, r, NULL);
+}
+
+/**
+ * refcount_inc_not_zero_acquire() - increment unless 0, with acquire ordering
+ * @r: the refcount
+ *
+ * refcount_add_not_zero_acquire() with @i = 1.  Memory ordering: ACQUIRE on
+ * success.  Return and misuse: as there.
+ */
+static inline __refcount_must_check bool
+refcount_inc_not_zero_acquire(refcount_t *r)
+{
+	return __refcount_inc_not_zero_acquire(r, NULL);
+}
+
+/**
+ * refcount_add() - add a value to a refcount
+ * @i: the number of references to add
+ * @r: the refcount
+ *
+ * The caller must already hold a reference.  Prefer refcount_inc().
+ *
+ * Memory ordering: none (relaxed).  Context: any thread; lock-free.
+ *
+ * Misuse: adding to 0 reports REFCOUNT_ADD_UAF ("addition on 0;
+ * use-after-free.") and saturates (full: stays 0; fast and atomic: not
+ * detected).  Overflow or a saturated counter reports REFCOUNT_ADD_OVF and
+ * saturates (atomic: wraps).
+ */
+static inline void refcount_add(int i, refcount_t *r)
+{
+	__refcount_add(i, r, NULL);
+}
+
+/**
+ * refcount_inc() - increment a refcount
+ * @r: the refcount
+ *
+ * The caller must already hold a reference.
+ *
+ * Memory ordering: none (relaxed).  Context: any thread; lock-free.
+ *
+ * Misuse: as refcount_add(); the full breed words the 0 case as in 2017,
+ * "refcount_t: increment on 0; use-after-free.".
+ */
+static inline void refcount_inc(refcount_t *r)
+{
+	__refcount_inc(r, NULL);
+}
+
+/**
+ * refcount_sub_and_test() - subtract from a refcount and test if it is 0
+ * @i: the number of references to drop
+ * @r: the refcount
+ *
+ * Memory ordering: RELEASE, and ACQUIRE when it returns true, so the caller
+ * may free the object and its destructor sees every access made through the
+ * other references.
+ *
+ * Return: true if this call took the count to exactly 0: the caller owns the
+ * object now and must free it.  false otherwise.
+ *
+ * Misuse: going below 0, or a saturated counter, reports REFCOUNT_SUB_UAF
+ * ("underflow; use-after-free.") and returns false: saturating and fast
+ * saturate (fast silently), full refuses and leaves the value alone, atomic
+ * goes negative unnoticed.
+ */
+static inline __refcount_must_check bool refcount_sub_and_test(int i,
+							       refcount_t *r)
+{
+	return __refcount_sub_and_test(i, r, NULL);
+}
+
+/**
+ * refcount_dec_and_test() - decrement a refcount and test if it is 0
+ * @r: the refcount
+ *
+ * The put operation.  Memory ordering: RELEASE, and ACQUIRE when it returns
+ * true.
+ *
+ * Return: true if this call took the count from 1 to 0; false otherwise.
+ *
+ * Misuse: as refcount_sub_and_test() (REFCOUNT_SUB_UAF).
+ */
+static inline __refcount_must_check bool refcount_dec_and_test(refcount_t *r)
+{
+	return __refcount_dec_and_test(r, NULL);
+}
+
+/**
+ * refcount_dec() - decrement a refcount that must not reach 0
+ * @r: the refcount
+ *
+ * For dropping a reference that is known not to be the last one.  Prefer
+ * refcount_dec_and_test().
+ *
+ * Memory ordering: RELEASE.
+ *
+ * Misuse: reaching 0 (which leaks, since nobody frees) or going below
+ * reports REFCOUNT_DEC_LEAK: saturating and fast saturate ("decrement hit 0;
+ * leaking memory." / "refcount_t hit zero at ..."); full lets the value
+ * become 0 and warns "decrement hit 0", and refuses to go below 0 with
+ * "underflow; use-after-free."; atomic is silent.
+ */
+static inline void refcount_dec(refcount_t *r)
+{
+	__refcount_dec(r, NULL);
+}
+
+/* The out-of-line operations, one set per breed (src/refcount-slow.c). */
+bool __REFCOUNT_SYM(dec_if_one)(refcount_t *r);
+bool __REFCOUNT_SYM(dec_not_one)(refcount_t *r);
+bool __REFCOUNT_SYM(dec_and_mutex_lock)(refcount_t *r, pthread_mutex_t *lock);
+bool __REFCOUNT_SYM(dec_and_lock)(refcount_t *r, pthread_spinlock_t *lock);
+
+/**
+ * refcount_dec_if_one() - decrement a refcount if it is 1
+ * @r: the refcount
+ *
+ * One compare-and-swap from 1 to 0: for a caller that wants to destroy the
+ * object only if nobody else holds it.
+ *
+ * Memory ordering: RELEASE on success.  Context: any thread; out of line.
+ *
+ * Return: true if it took the count from 1 to 0.  Misuse: none detected.
+ * Follows lib/refcount.c (identical in every breed).
+ */
+static inline __refcount_must_check bool refcount_dec_if_one(refcount_t *r)
+{
+	return __REFCOUNT_SYM(dec_if_one)(r);
+}
+
+/**
+ * refcount_dec_not_one() - decrement a refcount unless it is 1
+ * @r: the refcount
+ *
+ * The lock-free half of refcount_dec_and_lock(): drop a reference unless it
+ * is the last one.
+ *
+ * Memory ordering: RELEASE on success.  Context: any thread; out of line.
+ *
+ * Return: false if the count is 1 (nothing changed); true if it decremented,
+ * or saw a saturated counter (no change), or saw 0 (no change, reported).
+ *
+ * Misuse: on 0 it reports REFCOUNT_SUB_UAF ("underflow; use-after-free.")
+ * without saturating, in every breed, as lib/refcount.c did.  "Saturated"
+ * means REFCOUNT_SATURATED in the saturating breed and, as in 2017, UINT_MAX
+ * in the other three, so the fast breed's INT_MIN / 2 is simply decremented
+ * here (the mismatch Will Deacon's 2019 series noted).
+ */
+static inline __refcount_must_check bool refcount_dec_not_one(refcount_t *r)
+{
+	return __REFCOUNT_SYM(dec_not_one)(r);
+}
+
+/**
+ * refcount_dec_and_mutex_lock() - return holding the mutex if able to drop to 0
+ * @r: the refcount
+ * @lock: the mutex protecting the structure the object is published in
+ *
+ * Drops a reference.  If that may be the last one, takes @lock first, so
+ * that a lookup under @lock cannot find the object between the count
+ * reaching 0 and its removal.
+ *
+ * Memory ordering: RELEASE; ACQUIRE (through @lock and the decrement) when it
+ * returns true.  Context: may sleep on @lock; @lock must not be held.
+ *
+ * Return: true, with @lock held, if it took the count to 0 (the caller
+ * unpublishes and frees the object, then unlocks); false, with @lock not
+ * held, otherwise.
+ *
+ * Misuse: as refcount_dec_not_one() and refcount_dec_and_test().
+ */
+static inline __refcount_must_check bool
+refcount_dec_and_mutex_lock(refcount_t *r, pthread_mutex_t *lock)
+{
+	return __REFCOUNT_SYM(dec_and_mutex_lock)(r, lock);
+}
+
+/**
+ * refcount_dec_and_lock() - return holding the spinlock if able to drop to 0
+ * @r: the refcount
+ * @lock: the spinlock protecting the structure the object is published in
+ *
+ * refcount_dec_and_mutex_lock() with a pthread spinlock (the kernel's
+ * spinlock_t; refcount_dec_and_lock_irqsave() has no userspace meaning).
+ *
+ * Return: true with @lock held if it took the count to 0; false otherwise.
+ */
+static inline __refcount_must_check bool
+refcount_dec_and_lock(refcount_t *r, pthread_spinlock_t *lock)
+{
+	return __REFCOUNT_SYM(dec_and_lock)(r, lock);
+}
+
+#endif /* REFCOUNT_H */

@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: MIT
+/*
+ * refcount-slow.c - the out-of-line refcount_t operations, once per breed
+ *
+ * Built once for each breed with -DREFCOUNT_BREED=REFCOUNT_BREED_<BREED>
+ * (liburcu-style flavours): every function here is named
+ * __refcount_<breed>_<op> through __REFCOUNT_SYM(), and the lock helpers call
+ * that breed's inline refcount_dec_and_test().
+ *
+ * Follows lib/refcount.c: refcount_dec_if_one(), refcount_dec_not_one(),
+ * refcount_dec_and_mutex_lock() and refcount_dec_and_lock() were out of line
+ * and checked in every kernel breed.  Before v5.5 refcount_dec_not_one()
+ * treated UINT_MAX as saturated even where the breed saturated at INT_MIN / 2;
+ * from v5.5 it tests REFCOUNT_SATURATED.  Each breed here gets its kernel's
+ * test.
+ */
+#include <refcount/types.h>
+#if REFCOUNT_BREED != REFCOUNT_BREED_FAST || defined(REFCOUNT_HAVE_BREED_FAST)
+#include <refcount/refcount.h>
+
+#if REFCOUNT_BREED == REFCOUNT_BREED_SATURATING
+#define DEC_NOT_ONE_SATURATED ((unsigned int)REFCOUNT_SATURATED)
+#else
+#define DEC_NOT_ONE_SATURATED UINT_MAX
+#endif
+
+bool __REFCOUNT_SYM(dec_if_one)(refcount_t *r)
+{
+	int val = 1;
+
+	return atomic_compare_exchange_strong_explicit(
+		&r->refs, &val, 0, memory_order_release, memory_order_relaxed);
+}
+
+bool __REFCOUNT_SYM(dec_not_one)(refcount_t *r)
+{
+	unsigned int new,
+		val = (unsigned int)atomic_load_explicit(&r->refs,
+							 memory_order_relaxed);
+
+	do {
+		if (__refcount_unlikely(val == DEC_NOT_ONE_SATURATED))
+			return true;
+		if (val == 1)
+			return false;
+		new = val - 1;
+		if (__refcount_unlikely(new > val)) {
+			/* Its own WARN_ONCE: no saturation, no store. */
+			__refcount_report(r, REFCOUNT_SUB_UAF,
+					  __REFCOUNT_MSG_UNDERFLOW,
+					  __builtin_return_address(0));
+			return true;
+		}
+	} while (!atomic_compare_exchange_weak_explicit(
+		&r->refs, (int *)&val, (int)new, memory_order_release,
+		memory_order_relaxed));
+	return true;
+}
+
+bool __REFCOUNT_SYM(dec_and_mutex_lock)(refcount_t *r, pthread_mutex_t *lock)
+{
+	if (refcount_dec_not_one(r))
+		return false;
+
+	pthread_mutex_lock(lock);
+	if (!refcount_dec_and_test(r)) {
+		pthread_mutex_unlock(lock);
+		return false;
+	}
+	return true;
+}
+
+bool __REFCOUNT_SYM(dec_and_lock)(refcount_t *r, pthread_spinlock_t *lock)
+{
+	if (refcount_dec_not_one(r))
+		return false;
+
+	pthread_spin_lock(lock);
+	if (!refcount_dec_and_test(r)) {
+		pthread_spin_unlock(lock);
+		return false;
+	}
+	return true;
+}
+
+#endif
