@@ -83,7 +83,16 @@ format:
 clean:
 	rm -rf $(B)
 
-CHECK_TARGETS :=
+# The README's example, compiled with -Werror and run against its expected
+# output.
+.PHONY: check-example
+check-example: $(B)/librefcount.a
+	$(CC) $(ALL_CFLAGS) docs/example-lookup.c $(B)/librefcount.a -o $(B)/example-lookup
+	$(B)/example-lookup > $(B)/example-lookup.out
+	diff -u docs/example-lookup.expected $(B)/example-lookup.out
+	@echo "check-example: passed"
+
+CHECK_TARGETS := check-example
 -include tests/tests.mk
 -include bench/bench.mk
 -include nullblk/nullblk.mk

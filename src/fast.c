@@ -8,6 +8,7 @@
  */
 #include <refcount/types.h>
 #ifdef REFCOUNT_HAVE_BREED_FAST
+#undef REFCOUNT_BREED /* this file is the fast breed, whatever -D says */
 #define REFCOUNT_BREED REFCOUNT_BREED_FAST
 #include <refcount/refcount.h>
 
@@ -25,8 +26,9 @@ void __refcount_fast_error(refcount_t *r, enum refcount_saturation_type t,
 	 * be impossible: report it.
 	 */
 	if (flags & (__REFCOUNT_X86_OF | __REFCOUNT_X86_ZF))
-		msg = (flags & __REFCOUNT_X86_ZF) ? __REFCOUNT_MSG_X86_HIT_ZERO :
-						    __REFCOUNT_MSG_X86_OVERFLOW;
+		msg = (flags & __REFCOUNT_X86_ZF) ?
+			      __REFCOUNT_MSG_X86_HIT_ZERO :
+			      __REFCOUNT_MSG_X86_OVERFLOW;
 	else if (!(flags & __REFCOUNT_X86_SF))
 		msg = __REFCOUNT_MSG_X86_UNEXPECTED;
 	__refcount_report(r, t, msg, __builtin_return_address(0));

@@ -11,6 +11,7 @@
  * Each public entry point passes its caller's address down so that a report
  * names the line that misused the counter.
  */
+#undef REFCOUNT_BREED /* this file is the full breed, whatever -D says */
 #define REFCOUNT_BREED REFCOUNT_BREED_FULL
 #include <refcount/refcount.h>
 
@@ -119,14 +120,13 @@ static bool sub_and_test(int i, refcount_t *r, int *oldp,
 	if (oldp)
 		*oldp = (int)val;
 	if (!new) {
-		atomic_thread_fence(memory_order_acquire);
+		__refcount_acquire_after_dec(r);
 		return true;
 	}
 	return false;
 }
 
-bool __refcount_full_add_not_zero(int i, refcount_t *r, int *oldp,
-				  bool acquire)
+bool __refcount_full_add_not_zero(int i, refcount_t *r, int *oldp, bool acquire)
 {
 	return add_not_zero(i, r, oldp, acquire, REFCOUNT_ADD_NOT_ZERO_OVF,
 			    CALLER);

@@ -34,9 +34,8 @@ bool __REFCOUNT_SYM(dec_if_one)(refcount_t *r)
 
 bool __REFCOUNT_SYM(dec_not_one)(refcount_t *r)
 {
-	unsigned int new,
-		val = (unsigned int)atomic_load_explicit(&r->refs,
-							 memory_order_relaxed);
+	unsigned int new, val = (unsigned int)atomic_load_explicit(
+				  &r->refs, memory_order_relaxed);
 
 	do {
 		if (__refcount_unlikely(val == DEC_NOT_ONE_SATURATED))

@@ -19,7 +19,8 @@
 
 static atomic_ulong report_counts[REFCOUNT_NR_SATURATION_TYPES];
 static _Atomic(refcount_report_fn) report_handler = refcount_report_default;
-static atomic_bool warned_once[REFCOUNT_NR_SATURATION_TYPES][__REFCOUNT_NR_MSGS];
+static atomic_bool warned_once[REFCOUNT_NR_SATURATION_TYPES]
+			      [__REFCOUNT_NR_MSGS];
 
 /* What the report being handled on this thread carries, for the default. */
 struct report_ctx {
@@ -30,10 +31,13 @@ static _Thread_local const struct report_ctx *current_report;
 
 static const char *const msg_text[__REFCOUNT_NR_MSGS] = {
 	[__REFCOUNT_MSG_SATURATED] = "refcount_t: saturated; leaking memory.",
-	[__REFCOUNT_MSG_ADD_ON_0] = "refcount_t: addition on 0; use-after-free.",
-	[__REFCOUNT_MSG_INC_ON_0] = "refcount_t: increment on 0; use-after-free.",
+	[__REFCOUNT_MSG_ADD_ON_0] =
+		"refcount_t: addition on 0; use-after-free.",
+	[__REFCOUNT_MSG_INC_ON_0] =
+		"refcount_t: increment on 0; use-after-free.",
 	[__REFCOUNT_MSG_UNDERFLOW] = "refcount_t: underflow; use-after-free.",
-	[__REFCOUNT_MSG_DEC_HIT_0] = "refcount_t: decrement hit 0; leaking memory.",
+	[__REFCOUNT_MSG_DEC_HIT_0] =
+		"refcount_t: decrement hit 0; leaking memory.",
 	/* kernel/panic.c refcount_error_report(): "refcount_t %s at %pB ..." */
 	[__REFCOUNT_MSG_X86_OVERFLOW] = "overflow",
 	[__REFCOUNT_MSG_X86_HIT_ZERO] = "hit zero",

@@ -59,15 +59,6 @@
 void __refcount_fast_error(refcount_t *r, enum refcount_saturation_type t,
 			   unsigned int flags) __refcount_cold;
 
-#if defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define __REFCOUNT_TSAN 1
-#endif
-#endif
-#if defined(__SANITIZE_THREAD__)
-#define __REFCOUNT_TSAN 1
-#endif
-
 #if (defined(__x86_64__) || defined(__i386__))
 #include <refcount/arch/x86.h>
 #if defined(__REFCOUNT_TSAN) || defined(REFCOUNT_FAST_NO_ASM)
@@ -87,16 +78,16 @@ static __refcount_always_inline unsigned int __refcount_fast_flags(int new,
 	       (new < 0 ? __REFCOUNT_X86_SF : 0);
 }
 
-static __refcount_always_inline unsigned int
-__refcount_fast_add_flags(int old, int i)
+static __refcount_always_inline unsigned int __refcount_fast_add_flags(int old,
+								       int i)
 {
 	int new = __refcount_wrap_add(old, i);
 
 	return __refcount_fast_flags(new, ((old ^ new) & (i ^ new)) < 0);
 }
 
-static __refcount_always_inline unsigned int
-__refcount_fast_sub_flags(int old, int i)
+static __refcount_always_inline unsigned int __refcount_fast_sub_flags(int old,
+								       int i)
 {
 	int new = __refcount_wrap_sub(old, i);
 
@@ -124,9 +115,9 @@ __refcount_add_not_zero(int i, refcount_t *r, int *oldp)
 					__REFCOUNT_X86_OF | __REFCOUNT_X86_SF);
 			break;
 		}
-	} while (!atomic_compare_exchange_weak_explicit(
-		&r->refs, &c, result, memory_order_seq_cst,
-		memory_order_relaxed));
+	} while (!atomic_compare_exchange_weak_explicit(&r->refs, &c, result,
+							memory_order_seq_cst,
+							memory_order_relaxed));
 	if (oldp)
 		*oldp = c;
 	return c != 0;
@@ -141,7 +132,6 @@ __refcount_add_not_zero_acquire(int i, refcount_t *r, int *oldp)
 static __refcount_always_inline void __refcount_add(int i, refcount_t *r,
 						    int *oldp)
 {
-	unsigned int f;
 	int old;
 
 #ifdef __REFCOUNT_FAST_HAVE_ASM
@@ -153,9 +143,10 @@ static __refcount_always_inline void __refcount_add(int i, refcount_t *r,
 	old = __refcount_fast_fetch_add_relaxed(r, i);
 	if (oldp)
 		*oldp = old;
-	f = __refcount_fast_add_flags(old, i);
-	if (__refcount_unlikely(f & __REFCOUNT_X86_SF))
-		__refcount_fast_error(r, REFCOUNT_ADD_OVF, f);
+	/* One branch on the sign; the flags are worked out on the cold side. */
+	if (__refcount_unlikely(__refcount_wrap_add(old, i) < 0))
+		__refcount_fast_error(r, REFCOUNT_ADD_OVF,
+				      __refcount_fast_add_flags(old, i));
 }
 
 #define __REFCOUNT_HAVE_INC 1
@@ -174,18 +165,18 @@ static __refcount_always_inline bool
 __refcount_fast_sub_and_test(int i, refcount_t *r, int *oldp,
 			     enum refcount_saturation_type t)
 {
-	unsigned int f;
-	int old = __refcount_fast_fetch_add_release(r, __refcount_wrap_sub(0, i));
+	int old =
+		__refcount_fast_fetch_add_release(r, __refcount_wrap_sub(0, i));
+	int new = __refcount_wrap_sub(old, i);
 
 	if (oldp)
 		*oldp = old;
-	f = __refcount_fast_sub_flags(old, i);
-	if (__refcount_unlikely(f & __REFCOUNT_X86_SF)) {
-		__refcount_fast_error(r, t, f);
+	if (__refcount_unlikely(new < 0)) {
+		__refcount_fast_error(r, t, __refcount_fast_sub_flags(old, i));
 		return false;
 	}
-	if (f & __REFCOUNT_X86_ZF) {
-		atomic_thread_fence(memory_order_acquire);
+	if (!new) {
+		__refcount_acquire_after_dec(r);
 		return true;
 	}
 	return false;
@@ -214,7 +205,6 @@ __refcount_dec_and_test(refcount_t *r, int *oldp)
 
 static __refcount_always_inline void __refcount_dec(refcount_t *r, int *oldp)
 {
-	unsigned int f;
 	int old;
 
 #ifdef __REFCOUNT_FAST_HAVE_ASM
@@ -226,9 +216,10 @@ static __refcount_always_inline void __refcount_dec(refcount_t *r, int *oldp)
 	old = __refcount_fast_fetch_add_release(r, -1);
 	if (oldp)
 		*oldp = old;
-	f = __refcount_fast_sub_flags(old, 1);
-	if (__refcount_unlikely(f & (__REFCOUNT_X86_ZF | __REFCOUNT_X86_SF)))
-		__refcount_fast_error(r, REFCOUNT_DEC_LEAK, f);
+	/* REFCOUNT_CHECK_LE_ZERO: the result 0 or negative, i.e. old <= 1 */
+	if (__refcount_unlikely(__refcount_wrap_sub(old, 1) <= 0))
+		__refcount_fast_error(r, REFCOUNT_DEC_LEAK,
+				      __refcount_fast_sub_flags(old, 1));
 }
 
 #endif /* REFCOUNT_BREED_FAST_H */

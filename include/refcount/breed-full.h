@@ -66,8 +66,8 @@ __refcount_add_not_zero_acquire(int i, refcount_t *r, int *oldp)
 }
 
 #define __REFCOUNT_HAVE_INC_NOT_ZERO 1
-static inline __refcount_must_check bool
-__refcount_inc_not_zero(refcount_t *r, int *oldp)
+static inline __refcount_must_check bool __refcount_inc_not_zero(refcount_t *r,
+								 int *oldp)
 {
 	return __refcount_full_inc_not_zero(r, oldp, false);
 }

@@ -138,7 +138,7 @@ __refcount_sub_and_test(int i, refcount_t *r, int *oldp)
 	if (oldp)
 		*oldp = old;
 	if (old > 0 && old == i) {
-		atomic_thread_fence(memory_order_acquire);
+		__refcount_acquire_after_dec(r);
 		return true;
 	}
 	if (__refcount_unlikely(old <= 0 || __refcount_wrap_sub(old, i) < 0))

@@ -132,11 +132,12 @@
 /* Per-breed out-of-line symbols: __refcount_<breed>_<op>. */
 #define __REFCOUNT_PASTE_(a, b, c) a##b##c
 #define __REFCOUNT_PASTE(a, b, c) __REFCOUNT_PASTE_(a, b, c)
-#define __REFCOUNT_SYM(op) __REFCOUNT_PASTE(__refcount_, __REFCOUNT_BREED_TOKEN, _##op)
+#define __REFCOUNT_SYM(op)                                                     \
+	__REFCOUNT_PASTE(__refcount_, __REFCOUNT_BREED_TOKEN, _##op)
 
 #ifndef __REFCOUNT_HAVE_INC_NOT_ZERO
-static inline __refcount_must_check bool
-__refcount_inc_not_zero(refcount_t *r, int *oldp)
+static inline __refcount_must_check bool __refcount_inc_not_zero(refcount_t *r,
+								 int *oldp)
 {
 	return __refcount_add_not_zero(1, r, oldp);
 }
@@ -156,8 +157,8 @@ static inline void __refcount_inc(refcount_t *r, int *oldp)
 #endif
 
 #ifndef __REFCOUNT_HAVE_DEC_AND_TEST
-static inline __refcount_must_check bool
-__refcount_dec_and_test(refcount_t *r, int *oldp)
+static inline __refcount_must_check bool __refcount_dec_and_test(refcount_t *r,
+								 int *oldp)
 {
 	return __refcount_sub_and_test(1, r, oldp);
 }
@@ -208,8 +209,8 @@ static inline void refcount_set_release(refcount_t *r, int n)
  */
 static inline unsigned int refcount_read(const refcount_t *r)
 {
-	return (unsigned int)atomic_load_explicit(
-		(atomic_int *)&r->refs, memory_order_relaxed);
+	return (unsigned int)atomic_load_explicit((atomic_int *)&r->refs,
+						  memory_order_relaxed);
 }
 
 /**

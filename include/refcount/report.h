@@ -121,8 +121,8 @@ void refcount_report_default(refcount_t *r, enum refcount_saturation_type t);
  *
  * Context: any thread.  Cold and out of line.
  */
-void refcount_warn_saturate(refcount_t *r, enum refcount_saturation_type t)
-	__refcount_cold;
+void refcount_warn_saturate(refcount_t *r,
+			    enum refcount_saturation_type t) __refcount_cold;
 
 /*
  * Internal: the message a report carries.  Not part of the API; the breeds'

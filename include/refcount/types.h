@@ -61,6 +61,32 @@ typedef struct refcount_struct {
 #define __refcount_unlikely(x) (x)
 #endif
 
+/* Built with ThreadSanitizer (gcc or clang)? */
+#if defined(__SANITIZE_THREAD__)
+#define __REFCOUNT_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define __REFCOUNT_TSAN 1
+#endif
+#endif
+
+/*
+ * __refcount_acquire_after_dec() - the acquire half of a decrement to 0
+ * @r: the refcount whose release decrement just returned "last reference"
+ *
+ * The kernel's smp_acquire__after_ctrl_dep(): an acquire fence.
+ * ThreadSanitizer does not model fences (gcc refuses them outright), so under
+ * TSan this is an acquire load of the counter instead, which synchronises
+ * with the same release sequence (Rust's Arc does the same).
+ */
+#ifdef __REFCOUNT_TSAN
+#define __refcount_acquire_after_dec(r)                                        \
+	((void)atomic_load_explicit(&(r)->refs, memory_order_acquire))
+#else
+#define __refcount_acquire_after_dec(r)                                        \
+	atomic_thread_fence(memory_order_acquire)
+#endif
+
 /*
  * Wrapping int arithmetic without signed-overflow undefined behaviour: the
  * kernel relies on -fno-strict-overflow, we go through unsigned.

@@ -22,10 +22,11 @@
 	static __refcount_always_inline int name(refcount_t *r, int i)         \
 	{                                                                      \
 		int old;                                                       \
-		asm volatile(ldadd " %w[i], %w[old], %[v]"                     \
-			     : [old] "=r"(old), [v] "+Q"(__REFCOUNT_A64_CTR(r)) \
-			     : [i] "r"(i)                                      \
-			     : clobber);                                       \
+		asm volatile(                                                  \
+			ldadd " %w[i], %w[old], %[v]"                          \
+			: [old] "=r"(old), [v] "+Q"(__REFCOUNT_A64_CTR(r))     \
+			: [i] "r"(i)                                           \
+			: clobber);                                            \
 		return old;                                                    \
 	}
 __REFCOUNT_A64_FETCH_ADD(__refcount_fast_fetch_add_relaxed, "ldadd", "cc")
@@ -36,16 +37,16 @@ __REFCOUNT_A64_FETCH_ADD(__refcount_fast_fetch_add_release, "ldaddl", "memory")
 	{                                                                      \
 		int old, new;                                                  \
 		unsigned int fail;                                             \
-		asm volatile("prfm pstl1strm, %[v]\n"                          \
-			     "1:\tldxr %w[old], %[v]\n\t"                      \
-			     "add %w[new], %w[old], %w[i]\n\t" stxr            \
-			     " %w[fail], %w[new], %[v]\n\t"                    \
-			     "cbnz %w[fail], 1b"                               \
-			     : [old] "=&r"(old), [new] "=&r"(new),             \
-			       [fail] "=&r"(fail),                             \
-			       [v] "+Q"(__REFCOUNT_A64_CTR(r))                 \
-			     : [i] "r"(i)                                      \
-			     : clobber);                                       \
+		asm volatile(                                                  \
+			"prfm pstl1strm, %[v]\n"                               \
+			"1:\tldxr %w[old], %[v]\n\t"                           \
+			"add %w[new], %w[old], %w[i]\n\t" stxr                 \
+			" %w[fail], %w[new], %[v]\n\t"                         \
+			"cbnz %w[fail], 1b"                                    \
+			: [old] "=&r"(old), [new] "=&r"(new),                  \
+			  [fail] "=&r"(fail), [v] "+Q"(__REFCOUNT_A64_CTR(r))  \
+			: [i] "r"(i)                                           \
+			: clobber);                                            \
 		return old;                                                    \
 	}
 __REFCOUNT_A64_FETCH_ADD(__refcount_fast_fetch_add_relaxed, "stxr", "cc")

@@ -30,7 +30,7 @@
  * wrap past INT_MAX (OF and SF: "overflow") from a step on an already
  * negative counter (SF only: silent saturation).
  */
-#define __REFCOUNT_X86_CHECK_LT_ZERO                                          \
+#define __REFCOUNT_X86_CHECK_LT_ZERO                                           \
 	"js 771f\n\t"                                                          \
 	".pushsection .text.unlikely, \"ax\"\n"                                \
 	"771:\tjo %l[ovf]\n\t"                                                 \
