@@ -1,7 +1,7 @@
 # librefcount: hardened reference counting for C, with the measurements that
 # tell what the hardening costs.
 #
-#   make              build build/librefcount.a, build/librefcount.so, refcount.pc
+#   make              build build/librefcount.a and build/librefcount.so
 #   make check        every test (installs what it is missing)
 #   make bench        the main job: refcount-bench (installs what it is missing)
 #   make install PREFIX=/usr/local DESTDIR=
@@ -41,7 +41,7 @@ PIC_OBJS := $(LIB_OBJS:$(B)/obj/%.o=$(B)/pic/%.o)
 
 .PHONY: all lib check install uninstall clean format distclean
 all: lib
-lib: $(B)/librefcount.a $(B)/librefcount.so $(B)/refcount.pc
+lib: $(B)/librefcount.a $(B)/librefcount.so
 
 $(B)/obj/%.o: src/%.c $(LIB_HDRS) | $(B)/obj
 	$(CC) $(ALL_CFLAGS) -c $< -o $@
@@ -56,9 +56,10 @@ $(B)/librefcount.a: $(LIB_OBJS)
 	rm -f $@ && ar rcs $@ $^
 $(B)/librefcount.so: $(PIC_OBJS)
 	$(CC) -shared -pthread -Wl,-soname,librefcount.so.$(SOVER) $(LDFLAGS) -o $@ $^
-$(B)/refcount.pc: mk/refcount.pc.in Makefile | $(B)
-	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
-	    -e 's|@INCDIR@|$(INCDIR)|' -e 's|@VERSION@|$(VERSION)|' $< > $@
+# refcount.pc is written at install time, so that it names the PREFIX given
+# to `make install`.
+PC_SED = sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
+	     -e 's|@INCDIR@|$(INCDIR)|' -e 's|@VERSION@|$(VERSION)|'
 
 $(B) $(B)/obj $(B)/pic:
 	mkdir -p $@
@@ -71,7 +72,7 @@ install: lib
 	install -m 755 $(B)/librefcount.so $(DESTDIR)$(LIBDIR)/librefcount.so.$(VERSION)
 	ln -sf librefcount.so.$(VERSION) $(DESTDIR)$(LIBDIR)/librefcount.so.$(SOVER)
 	ln -sf librefcount.so.$(SOVER) $(DESTDIR)$(LIBDIR)/librefcount.so
-	install -m 644 $(B)/refcount.pc $(DESTDIR)$(LIBDIR)/pkgconfig/refcount.pc
+	$(PC_SED) mk/refcount.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/refcount.pc
 
 uninstall:
 	rm -rf $(DESTDIR)$(INCDIR)/refcount

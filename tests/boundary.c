@@ -1,0 +1,512 @@
+// SPDX-License-Identifier: MIT
+/*
+ * tests/boundary.c - every operation at the boundary values, for one breed
+ *
+ * Each operation starts from 0, 1, MAX-1, MAX and SATURATED (the breed's own
+ * REFCOUNT_MAX and REFCOUNT_SATURATED; for the full breed MAX-1, MAX and
+ * SATURATED are UINT_MAX-2, UINT_MAX-1 and UINT_MAX), plus a few values
+ * where the breeds disagree (INT_MAX, INT_MIN, UINT_MAX).  The table holds
+ * what each breed must do: the final value, the return value and the report.
+ * Operations that have a __refcount_*(..., oldp) form run twice, once in
+ * each form (in the fast breed the plain form is the x86 asm, the oldp form
+ * C), and the oldp form must hand back the starting value.
+ *
+ * The expectations follow the spec: section 2.2 (saturating), 1c (full), 1b
+ * (fast), 1a (atomic), and for dec_if_one/dec_not_one/the lock helpers the
+ * lib/refcount.c behaviour of section 1 and 2.2 (2017 breeds test UINT_MAX,
+ * the saturating one REFCOUNT_SATURATED).
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+
+#include <criterion/criterion.h>
+
+#include <refcount/refcount.h>
+
+#include "helpers.h"
+
+enum op {
+	OP_INC,
+	OP_ADD, /* add(2) */
+	OP_INC_NZ,
+	OP_ADD_NZ, /* add_not_zero(2) */
+	OP_INC_NZ_ACQ,
+	OP_ADD_NZ_ACQ, /* add_not_zero_acquire(2) */
+	OP_DEC,
+	OP_DEC_AND_TEST,
+	OP_SUB_AND_TEST, /* sub_and_test(2) */
+	OP_DEC_IF_ONE,
+	OP_DEC_NOT_ONE,
+	OP_DEC_AND_MUTEX_LOCK,
+	OP_DEC_AND_LOCK,
+	NR_OPS
+};
+
+static const char *const op_names[NR_OPS] = {
+	"inc",	      "add(2)",		 "inc_not_zero",
+	"add_not_zero(2)", "inc_not_zero_acquire", "add_not_zero_acquire(2)",
+	"dec",	      "dec_and_test",	 "sub_and_test(2)",
+	"dec_if_one", "dec_not_one",	 "dec_and_mutex_lock",
+	"dec_and_lock",
+};
+
+/* Ops with a __refcount_*(..., oldp) form. */
+static bool has_oldp(enum op op)
+{
+	return op <= OP_SUB_AND_TEST;
+}
+
+enum point { P_0, P_1, P_2, P_MAXM1, P_MAX, P_SAT, P_INT_MAX, P_INT_MIN,
+	     P_UINT_MAX };
+
+static const char *const point_names[] = {
+	"0", "1", "2", "MAX-1", "MAX", "SATURATED", "INT_MAX", "INT_MIN",
+	"UINT_MAX",
+};
+
+static unsigned int point_value(enum point p)
+{
+	switch (p) {
+	case P_0:
+		return 0;
+	case P_1:
+		return 1;
+	case P_2:
+		return 2;
+	case P_MAXM1:
+		return REFCOUNT_MAX - 1;
+	case P_MAX:
+		return REFCOUNT_MAX;
+	case P_SAT:
+		return (unsigned int)REFCOUNT_SATURATED;
+	case P_INT_MAX:
+		return INT_MAX;
+	case P_INT_MIN:
+		return (unsigned int)INT_MIN;
+	case P_UINT_MAX:
+		return UINT_MAX;
+	}
+	return 0;
+}
+
+/*
+ * One breed's expectation.  The final value is the breed's SATURATED
+ * (sat = true) or the start plus @delta (wrapping: an atomic INT_MAX + 1 is
+ * INT_MIN).  ret: RV (void op), RF (false), RT (true).
+ */
+struct cell {
+	bool sat;
+	int delta;
+	int ret;
+	int type;
+};
+
+#define RV (-1)
+#define RF 0
+#define RT 1
+#define NONE NO_REPORT
+#define ANZ REFCOUNT_ADD_NOT_ZERO_OVF
+#define AOVF REFCOUNT_ADD_OVF
+#define AUAF REFCOUNT_ADD_UAF
+#define SUAF REFCOUNT_SUB_UAF
+#define DLEAK REFCOUNT_DEC_LEAK
+
+#define SAT(ret, type) { true, 0, ret, type }
+#define REL(d, ret, type) { false, d, ret, type }
+
+struct row {
+	enum op op;
+	enum point p;
+	struct cell c[NR_BREEDS]; /* atomic, fast, full, saturating */
+};
+
+#define ALL(x) { x, x, x, x }
+#define BREEDS(a, x, f, s) { a, x, f, s }
+/* The three checking breeds agree, atomic wraps silently by @d. */
+#define CHECKED(d, ret, chk) { REL(d, ret, NONE), chk, chk, chk }
+
+static const struct row rows[] = {
+	/* inc: the full breed refuses 0, fast and atomic take it. */
+	{ OP_INC, P_0,
+	  BREEDS(REL(1, RV, NONE), REL(1, RV, NONE), REL(0, RV, AUAF),
+		 SAT(RV, AUAF)) },
+	{ OP_INC, P_1, ALL(REL(1, RV, NONE)) },
+	{ OP_INC, P_MAXM1, ALL(REL(1, RV, NONE)) },
+	{ OP_INC, P_MAX, CHECKED(1, RV, SAT(RV, AOVF)) },
+	{ OP_INC, P_SAT, CHECKED(1, RV, SAT(RV, AOVF)) },
+	/* Full: INT_MAX is an ordinary count. */
+	{ OP_INC, P_INT_MAX,
+	  BREEDS(REL(1, RV, NONE), SAT(RV, AOVF), REL(1, RV, NONE),
+		 SAT(RV, AOVF)) },
+
+	{ OP_ADD, P_0,
+	  BREEDS(REL(2, RV, NONE), REL(2, RV, NONE), REL(0, RV, AUAF),
+		 SAT(RV, AUAF)) },
+	{ OP_ADD, P_1, ALL(REL(2, RV, NONE)) },
+	{ OP_ADD, P_MAXM1, CHECKED(2, RV, SAT(RV, AOVF)) },
+	{ OP_ADD, P_MAX, CHECKED(2, RV, SAT(RV, AOVF)) },
+	{ OP_ADD, P_SAT, CHECKED(2, RV, SAT(RV, AOVF)) },
+	{ OP_ADD, P_INT_MIN,
+	  BREEDS(REL(2, RV, NONE), SAT(RV, AOVF), REL(2, RV, NONE),
+		 SAT(RV, AOVF)) },
+
+	/* inc_not_zero: true even when it saturates. */
+	{ OP_INC_NZ, P_0, ALL(REL(0, RF, NONE)) },
+	{ OP_INC_NZ, P_1, ALL(REL(1, RT, NONE)) },
+	{ OP_INC_NZ, P_MAXM1, ALL(REL(1, RT, NONE)) },
+	{ OP_INC_NZ, P_MAX, CHECKED(1, RT, SAT(RT, ANZ)) },
+	{ OP_INC_NZ, P_SAT, CHECKED(1, RT, SAT(RT, ANZ)) },
+	{ OP_INC_NZ, P_INT_MAX,
+	  BREEDS(REL(1, RT, NONE), SAT(RT, ANZ), REL(1, RT, NONE),
+		 SAT(RT, ANZ)) },
+
+	{ OP_ADD_NZ, P_0, ALL(REL(0, RF, NONE)) },
+	{ OP_ADD_NZ, P_1, ALL(REL(2, RT, NONE)) },
+	{ OP_ADD_NZ, P_MAXM1, CHECKED(2, RT, SAT(RT, ANZ)) },
+	{ OP_ADD_NZ, P_MAX, CHECKED(2, RT, SAT(RT, ANZ)) },
+	{ OP_ADD_NZ, P_SAT, CHECKED(2, RT, SAT(RT, ANZ)) },
+
+	/*
+	 * The 2025 _acquire forms: in the saturating breed the limited
+	 * variant with limit INT_MAX, which refuses (false, no change, no
+	 * report) an add past INT_MAX and a saturated counter (spec 2.2).
+	 * Other breeds: as the plain forms.
+	 */
+	{ OP_INC_NZ_ACQ, P_0, ALL(REL(0, RF, NONE)) },
+	{ OP_INC_NZ_ACQ, P_1, ALL(REL(1, RT, NONE)) },
+	{ OP_INC_NZ_ACQ, P_MAXM1, ALL(REL(1, RT, NONE)) },
+	{ OP_INC_NZ_ACQ, P_MAX,
+	  BREEDS(REL(1, RT, NONE), SAT(RT, ANZ), SAT(RT, ANZ),
+		 REL(0, RF, NONE)) },
+	{ OP_INC_NZ_ACQ, P_SAT,
+	  BREEDS(REL(1, RT, NONE), SAT(RT, ANZ), SAT(RT, ANZ),
+		 REL(0, RF, NONE)) },
+
+	{ OP_ADD_NZ_ACQ, P_0, ALL(REL(0, RF, NONE)) },
+	{ OP_ADD_NZ_ACQ, P_1, ALL(REL(2, RT, NONE)) },
+	{ OP_ADD_NZ_ACQ, P_MAXM1,
+	  BREEDS(REL(2, RT, NONE), SAT(RT, ANZ), SAT(RT, ANZ),
+		 REL(0, RF, NONE)) },
+	{ OP_ADD_NZ_ACQ, P_MAX,
+	  BREEDS(REL(2, RT, NONE), SAT(RT, ANZ), SAT(RT, ANZ),
+		 REL(0, RF, NONE)) },
+	{ OP_ADD_NZ_ACQ, P_SAT,
+	  BREEDS(REL(2, RT, NONE), SAT(RT, ANZ), SAT(RT, ANZ),
+		 REL(0, RF, NONE)) },
+
+	/* dec: full lets 1 -> 0 happen (and warns), refuses 0 -> -1. */
+	{ OP_DEC, P_0,
+	  BREEDS(REL(-1, RV, NONE), SAT(RV, DLEAK), REL(0, RV, DLEAK),
+		 SAT(RV, DLEAK)) },
+	{ OP_DEC, P_1,
+	  BREEDS(REL(-1, RV, NONE), SAT(RV, DLEAK), REL(-1, RV, DLEAK),
+		 SAT(RV, DLEAK)) },
+	{ OP_DEC, P_MAXM1, ALL(REL(-1, RV, NONE)) },
+	{ OP_DEC, P_MAX, ALL(REL(-1, RV, NONE)) },
+	{ OP_DEC, P_SAT, CHECKED(-1, RV, SAT(RV, DLEAK)) },
+	/*
+	 * INT_MIN - 1 = INT_MAX: fast's `lock decl` sets OF but neither ZF
+	 * nor SF, so it does not trap; full counts are unsigned.
+	 */
+	{ OP_DEC, P_INT_MIN,
+	  BREEDS(REL(-1, RV, NONE), REL(-1, RV, NONE), REL(-1, RV, NONE),
+		 SAT(RV, DLEAK)) },
+
+	{ OP_DEC_AND_TEST, P_0,
+	  BREEDS(REL(-1, RF, NONE), SAT(RF, SUAF), REL(0, RF, SUAF),
+		 SAT(RF, SUAF)) },
+	{ OP_DEC_AND_TEST, P_1, ALL(REL(-1, RT, NONE)) },
+	{ OP_DEC_AND_TEST, P_MAXM1, ALL(REL(-1, RF, NONE)) },
+	{ OP_DEC_AND_TEST, P_MAX, ALL(REL(-1, RF, NONE)) },
+	{ OP_DEC_AND_TEST, P_SAT, CHECKED(-1, RF, SAT(RF, SUAF)) },
+	{ OP_DEC_AND_TEST, P_UINT_MAX,
+	  BREEDS(REL(-1, RF, NONE), SAT(RF, SUAF), SAT(RF, SUAF),
+		 SAT(RF, SUAF)) },
+
+	{ OP_SUB_AND_TEST, P_0,
+	  BREEDS(REL(-2, RF, NONE), SAT(RF, SUAF), REL(0, RF, SUAF),
+		 SAT(RF, SUAF)) },
+	{ OP_SUB_AND_TEST, P_1,
+	  BREEDS(REL(-2, RF, NONE), SAT(RF, SUAF), REL(0, RF, SUAF),
+		 SAT(RF, SUAF)) },
+	{ OP_SUB_AND_TEST, P_2, ALL(REL(-2, RT, NONE)) },
+	{ OP_SUB_AND_TEST, P_MAXM1, ALL(REL(-2, RF, NONE)) },
+	{ OP_SUB_AND_TEST, P_MAX, ALL(REL(-2, RF, NONE)) },
+	{ OP_SUB_AND_TEST, P_SAT, CHECKED(-2, RF, SAT(RF, SUAF)) },
+	/* INT_MIN - 2 is positive: no SF, so fast's `lock subl; js` goes on. */
+	{ OP_SUB_AND_TEST, P_INT_MIN,
+	  BREEDS(REL(-2, RF, NONE), REL(-2, RF, NONE), REL(-2, RF, NONE),
+		 SAT(RF, SUAF)) },
+
+	/* dec_if_one: one CAS 1 -> 0, nothing detected, every breed. */
+	{ OP_DEC_IF_ONE, P_0, ALL(REL(0, RF, NONE)) },
+	{ OP_DEC_IF_ONE, P_1, ALL(REL(-1, RT, NONE)) },
+	{ OP_DEC_IF_ONE, P_MAXM1, ALL(REL(0, RF, NONE)) },
+	{ OP_DEC_IF_ONE, P_MAX, ALL(REL(0, RF, NONE)) },
+	{ OP_DEC_IF_ONE, P_SAT, ALL(REL(0, RF, NONE)) },
+
+	/*
+	 * dec_not_one: checked in every breed; on 0 it reports "underflow"
+	 * without saturating.  "Saturated" is UINT_MAX for the 2017 breeds
+	 * (so fast and atomic step on from INT_MIN / 2) and
+	 * REFCOUNT_SATURATED for the saturating breed.
+	 */
+	{ OP_DEC_NOT_ONE, P_0, ALL(REL(0, RT, SUAF)) },
+	{ OP_DEC_NOT_ONE, P_1, ALL(REL(0, RF, NONE)) },
+	{ OP_DEC_NOT_ONE, P_MAXM1, ALL(REL(-1, RT, NONE)) },
+	{ OP_DEC_NOT_ONE, P_MAX, ALL(REL(-1, RT, NONE)) },
+	{ OP_DEC_NOT_ONE, P_SAT,
+	  BREEDS(REL(-1, RT, NONE), REL(-1, RT, NONE), REL(0, RT, NONE),
+		 REL(0, RT, NONE)) },
+	{ OP_DEC_NOT_ONE, P_UINT_MAX,
+	  BREEDS(REL(0, RT, NONE), REL(0, RT, NONE), REL(0, RT, NONE),
+		 REL(-1, RT, NONE)) },
+
+	/* The lock helpers: true (lock held) only on 1 -> 0. */
+	{ OP_DEC_AND_MUTEX_LOCK, P_0, ALL(REL(0, RF, SUAF)) },
+	{ OP_DEC_AND_MUTEX_LOCK, P_1, ALL(REL(-1, RT, NONE)) },
+	{ OP_DEC_AND_MUTEX_LOCK, P_MAXM1, ALL(REL(-1, RF, NONE)) },
+	{ OP_DEC_AND_MUTEX_LOCK, P_MAX, ALL(REL(-1, RF, NONE)) },
+	{ OP_DEC_AND_MUTEX_LOCK, P_SAT,
+	  BREEDS(REL(-1, RF, NONE), REL(-1, RF, NONE), REL(0, RF, NONE),
+		 REL(0, RF, NONE)) },
+	{ OP_DEC_AND_LOCK, P_0, ALL(REL(0, RF, SUAF)) },
+	{ OP_DEC_AND_LOCK, P_1, ALL(REL(-1, RT, NONE)) },
+	{ OP_DEC_AND_LOCK, P_MAXM1, ALL(REL(-1, RF, NONE)) },
+	{ OP_DEC_AND_LOCK, P_MAX, ALL(REL(-1, RF, NONE)) },
+	{ OP_DEC_AND_LOCK, P_SAT,
+	  BREEDS(REL(-1, RF, NONE), REL(-1, RF, NONE), REL(0, RF, NONE),
+		 REL(0, RF, NONE)) },
+};
+
+#define NR_ROWS (sizeof(rows) / sizeof(rows[0]))
+
+static pthread_mutex_t mutex;
+static pthread_spinlock_t spin;
+
+/* The plain form of an operation, or its __refcount_*() form with @oldp. */
+#define FORM(name, ...)                                                        \
+	(oldp ? __refcount_##name(__VA_ARGS__, oldp) : refcount_##name(__VA_ARGS__))
+
+/* Run @op on @r; with @oldp, the __refcount_*() form. */
+static int run_op(enum op op, refcount_t *r, int *oldp)
+{
+	switch (op) {
+	case OP_INC:
+		FORM(inc, r);
+		return RV;
+	case OP_ADD:
+		FORM(add, 2, r);
+		return RV;
+	case OP_INC_NZ:
+		return FORM(inc_not_zero, r);
+	case OP_ADD_NZ:
+		return FORM(add_not_zero, 2, r);
+	case OP_INC_NZ_ACQ:
+		return FORM(inc_not_zero_acquire, r);
+	case OP_ADD_NZ_ACQ:
+		return FORM(add_not_zero_acquire, 2, r);
+	case OP_DEC:
+		FORM(dec, r);
+		return RV;
+	case OP_DEC_AND_TEST:
+		return FORM(dec_and_test, r);
+	case OP_SUB_AND_TEST:
+		return FORM(sub_and_test, 2, r);
+	case OP_DEC_IF_ONE:
+		return refcount_dec_if_one(r);
+	case OP_DEC_NOT_ONE:
+		return refcount_dec_not_one(r);
+	case OP_DEC_AND_MUTEX_LOCK:
+		return refcount_dec_and_mutex_lock(r, &mutex);
+	case OP_DEC_AND_LOCK:
+		return refcount_dec_and_lock(r, &spin);
+	case NR_OPS:
+		break;
+	}
+	return RV;
+}
+
+/* After a lock helper: held by us iff it returned true; release it. */
+static void check_lock(const char *what, enum op op, int ret)
+{
+	if (op == OP_DEC_AND_MUTEX_LOCK) {
+		int busy = trylock_from_other_thread(&mutex);
+
+		cr_assert_eq(busy, ret ? EBUSY : 0, "%s: lock %s", what,
+			     ret ? "not held" : "left held");
+		/* Error-checking mutex: only the owner may unlock. */
+		if (ret)
+			cr_assert_eq(pthread_mutex_unlock(&mutex), 0,
+				     "%s: lock not held by the caller", what);
+	} else if (op == OP_DEC_AND_LOCK) {
+		int busy = spin_trylock_from_other_thread(&spin);
+
+		cr_assert_eq(busy, ret ? EBUSY : 0, "%s: lock %s", what,
+			     ret ? "not held" : "left held");
+		if (ret)
+			pthread_spin_unlock(&spin);
+	}
+}
+
+static void check_row(const struct row *row, bool with_oldp)
+{
+	const struct cell *c = &row->c[THIS_BREED];
+	unsigned int start = point_value(row->p), want;
+	int oldp = 0x5a5a5a5a, ret;
+	struct report_counts before;
+	refcount_t r;
+	const char *why;
+	char what[96];
+
+	snprintf(what, sizeof(what), "%s%s at %s (%#x)",
+		 with_oldp ? "__refcount_" : "refcount_", op_names[row->op],
+		 point_names[row->p], start);
+	want = c->sat ? (unsigned int)REFCOUNT_SATURATED :
+			start + (unsigned int)c->delta;
+
+	refcount_set(&r, (int)start);
+	report_counts_snap(&before);
+	ret = run_op(row->op, &r, with_oldp ? &oldp : NULL);
+
+	cr_assert_eq(refcount_read(&r), want, "%s: value %#x, expected %#x",
+		     what, refcount_read(&r), want);
+	cr_assert_eq(ret, c->ret, "%s: returned %d, expected %d", what, ret,
+		     c->ret);
+	if (with_oldp)
+		cr_assert_eq(oldp, (int)start, "%s: *oldp = %d, expected %d",
+			     what, oldp, (int)start);
+	cr_assert(report_counts_delta_ok(&before, c->type, 1, &why), "%s: %s",
+		  what, why);
+	if (c->type != NO_REPORT)
+		cr_assert_eq(quiet_last_counter(), (void *)&r,
+			     "%s: handler got another counter", what);
+	check_lock(what, row->op, ret);
+}
+
+static void setup(void)
+{
+	quiet_install();
+	errorcheck_mutex_init(&mutex);
+	pthread_spin_init(&spin, PTHREAD_PROCESS_PRIVATE);
+}
+
+/* One test per operation, over its rows. */
+static void check_op(enum op op)
+{
+	unsigned int n = 0;
+
+	for (unsigned int i = 0; i < NR_ROWS; i++) {
+		if (rows[i].op != op)
+			continue;
+		check_row(&rows[i], false);
+		if (has_oldp(op))
+			check_row(&rows[i], true);
+		n++;
+	}
+	cr_assert_geq(n, 5, "%s: only %u boundary values", op_names[op], n);
+}
+
+#define OP_TEST(name, op)                                                      \
+	Test(boundary, name, .init = setup)                                    \
+	{                                                                      \
+		check_op(op);                                                  \
+	}
+OP_TEST(inc, OP_INC)
+OP_TEST(add, OP_ADD)
+OP_TEST(inc_not_zero, OP_INC_NZ)
+OP_TEST(add_not_zero, OP_ADD_NZ)
+OP_TEST(inc_not_zero_acquire, OP_INC_NZ_ACQ)
+OP_TEST(add_not_zero_acquire, OP_ADD_NZ_ACQ)
+OP_TEST(dec, OP_DEC)
+OP_TEST(dec_and_test, OP_DEC_AND_TEST)
+OP_TEST(sub_and_test, OP_SUB_AND_TEST)
+OP_TEST(dec_if_one, OP_DEC_IF_ONE)
+OP_TEST(dec_not_one, OP_DEC_NOT_ONE)
+OP_TEST(dec_and_mutex_lock, OP_DEC_AND_MUTEX_LOCK)
+OP_TEST(dec_and_lock, OP_DEC_AND_LOCK)
+
+/* set/read round-trip every boundary value; set_release too. */
+Test(boundary, set_read)
+{
+	refcount_t r = REFCOUNT_INIT(REFCOUNT_SATURATED);
+
+	cr_assert_eq(refcount_read(&r), (unsigned int)REFCOUNT_SATURATED);
+	for (int p = P_0; p <= P_UINT_MAX; p++) {
+		refcount_set(&r, (int)point_value(p));
+		cr_assert_eq(refcount_read(&r), point_value(p));
+		refcount_set_release(&r, (int)point_value(p) ^ 1);
+		cr_assert_eq(refcount_read(&r), point_value(p) ^ 1);
+	}
+}
+
+/*
+ * sub_and_test(0) on 0: the current kernel's `old > 0 &&` guard makes the
+ * saturating breed refuse it (spec 2.2); the 2017 breeds return true (full:
+ * 0 - 0 does not underflow and the result is 0; fast: `lock subl` sets ZF;
+ * atomic: old == i).
+ */
+Test(boundary, sub_and_test_0_at_0, .init = setup)
+{
+	static const struct cell want[NR_BREEDS] = BREEDS(
+		REL(0, RT, NONE), REL(0, RT, NONE), REL(0, RT, NONE),
+		SAT(RF, SUAF));
+	const struct cell *c = &want[THIS_BREED];
+	struct report_counts before;
+	const char *why;
+
+	for (int form = 0; form < 2; form++) {
+		refcount_t r = REFCOUNT_INIT(0);
+		int oldp = -7;
+		bool ret;
+
+		report_counts_snap(&before);
+		ret = form ? __refcount_sub_and_test(0, &r, &oldp) :
+			     refcount_sub_and_test(0, &r);
+		cr_assert_eq(ret, c->ret, "form %d", form);
+		cr_assert_eq(refcount_read(&r),
+			     c->sat ? (unsigned int)REFCOUNT_SATURATED : 0u);
+		cr_assert(report_counts_delta_ok(&before, c->type, 1, &why),
+			  "%s", why);
+		if (form)
+			cr_assert_eq(oldp, 0);
+	}
+}
+
+#if REFCOUNT_BREED == REFCOUNT_BREED_SATURATING
+/*
+ * __refcount_add_not_zero_limited_acquire(): false, unchanged and silent
+ * when @i would pass @limit, or on 0 (spec 2.2, the 2025 kernel).
+ */
+Test(boundary, add_not_zero_limited_acquire, .init = setup)
+{
+	static const struct {
+		int start, i, limit, ret, final;
+	} cases[] = {
+		{ 0, 1, 10, 0, 0 },   { 1, 1, 10, 1, 2 },
+		{ 9, 1, 10, 1, 10 },  { 10, 1, 10, 0, 10 },
+		{ 8, 3, 10, 0, 8 },   { 7, 3, 10, 1, 10 },
+		{ 5, 1, 5, 0, 5 },    { INT_MAX - 1, 1, INT_MAX, 1, INT_MAX },
+	};
+	struct report_counts before;
+	const char *why;
+
+	report_counts_snap(&before);
+	for (unsigned int k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		refcount_t r = REFCOUNT_INIT(cases[k].start);
+		int oldp = -7, ret;
+
+		ret = __refcount_add_not_zero_limited_acquire(
+			cases[k].i, &r, &oldp, cases[k].limit);
+		cr_assert_eq(ret, cases[k].ret, "case %u", k);
+		cr_assert_eq((int)refcount_read(&r), cases[k].final, "case %u",
+			     k);
+		cr_assert_eq(oldp, cases[k].start, "case %u", k);
+	}
+	cr_assert(__refcount_inc_not_zero_limited_acquire(
+		&(refcount_t)REFCOUNT_INIT(3), NULL, 4));
+	cr_assert(report_counts_delta_ok(&before, NO_REPORT, 0, &why), "%s",
+		  why);
+}
+#endif
