@@ -21,7 +21,7 @@ fio --version | grep -qx "fio-$upstream" || {
 	exit 1
 }
 
-if ! apt-cache showsrc "fio=$ver" 2>/dev/null | grep -q "^Version: $ver\$"; then
+if ! apt-cache showsrc fio 2>/dev/null | grep -qx "Version: $ver"; then
 	src=/etc/apt/sources.list.d/librefcount-src.sources
 	if [ -r /etc/apt/sources.list.d/debian.sources ]; then
 		echo "fetch-fio-src: adding deb-src lines in $src" >&2
@@ -34,7 +34,10 @@ if ! apt-cache showsrc "fio=$ver" 2>/dev/null | grep -q "^Version: $ver\$"; then
 		sed -n 's/^deb /deb-src /p' /etc/apt/sources.list |
 			$SUDO tee "$src" >/dev/null
 	fi
-	$SUDO apt-get update -qq >&2
+	# a half-synced mirror for some other index must not stop us here:
+	# apt-get source below fails clearly if fio's source is not there
+	$SUDO apt-get update -qq >&2 ||
+		echo "fetch-fio-src: apt-get update had errors" >&2
 fi
 
 tmp="$dir.tmp"

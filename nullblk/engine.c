@@ -1,0 +1,375 @@
+// SPDX-License-Identifier: MIT
+/*
+ * engine.c: the fio side of the userspace null_blk (engine name "nullblk").
+ *
+ *   fio --ioengine=external:build/fio-nullblk.so --path=libaio-4.14 \
+ *       --refcount=full --rw=randread --bs=4k --size=1g --name=nb
+ *
+ * fio 3.33 dlopens the file and looks up the symbol "ioengine" (a struct
+ * ioengine_ops); its .options carry null_blk's parameters plus path= and
+ * refcount=.  Each job opens the device that its options describe (jobs
+ * with equal options share one, as fio jobs share /dev/nullb0; with
+ * thread=1 they share it in memory) and picks its breed's table of block
+ * layer operations once, at init.
+ */
+#include <fio.h>
+#include <optgroup.h>
+
+#include "nullblk.h"
+
+static const struct nb_breed_ops *const breeds[NB_NR_BREEDS] = {
+	[NB_BREED_ATOMIC] = &nb_breed_atomic,
+	[NB_BREED_FAST] = &nb_breed_fast,
+	[NB_BREED_FULL] = &nb_breed_full,
+	[NB_BREED_SATURATING] = &nb_breed_saturating,
+};
+
+#define NB_OPT(nm, ln, field, hlp, dflt)                                      \
+	.name = nm, .lname = ln, .off1 = offsetof(struct nb_opts, field),      \
+	.help = hlp, .def = dflt, .category = FIO_OPT_C_ENGINE,                \
+	.group = FIO_OPT_G_INVALID
+
+static struct fio_option options[] = {
+	{
+		NB_OPT("queue_mode", "null_blk queue mode", queue_mode,
+		       "null_blk queue_mode", "2"),
+		.type = FIO_OPT_INT,
+		.posval = {
+			{ .ival = "0", .oval = NULL_Q_BIO,
+			  .help = "bio-based (make_request_fn)" },
+			{ .ival = "1", .oval = NULL_Q_RQ,
+			  .help = "legacy single queue (request_fn)" },
+			{ .ival = "2", .oval = NULL_Q_MQ, .help = "blk-mq" },
+		},
+	},
+	{
+		NB_OPT("submit_queues", "null_blk submit queues", submit_queues,
+		       "hardware (or driver) queues, at most the CPU count",
+		       "1"),
+		.type = FIO_OPT_INT,
+		.minval = 1,
+		.maxval = 4096,
+	},
+	{
+		NB_OPT("hw_queue_depth", "null_blk queue depth", hw_queue_depth,
+		       "tags per hardware queue", "64"),
+		.type = FIO_OPT_INT,
+		.minval = 1,
+		.maxval = 1 << 16,
+	},
+	{
+		NB_OPT("irqmode", "null_blk IRQ mode", irqmode,
+		       "how requests complete", "1"),
+		.type = FIO_OPT_INT,
+		.posval = {
+			{ .ival = "0", .oval = NULL_IRQ_NONE,
+			  .help = "none: inline, in the submitter" },
+			{ .ival = "1", .oval = NULL_IRQ_SOFTIRQ,
+			  .help = "softirq: the queue's completion thread" },
+			{ .ival = "2", .oval = NULL_IRQ_TIMER,
+			  .help = "timer: after completion_nsec" },
+		},
+	},
+	{
+		NB_OPT("completion_nsec", "null_blk completion time",
+		       completion_nsec, "completion delay with irqmode=2 (ns)",
+		       "10000"),
+		.type = FIO_OPT_ULL,
+		.maxval = 10000000000ULL,
+	},
+	{
+		NB_OPT("path", "kernel path", path,
+		       "which kernel path's refcount traffic each I/O carries",
+		       "libaio-4.14"),
+		.type = FIO_OPT_STR,
+		.posval = {
+			{ .ival = "psync", .oval = NB_PATH_PSYNC,
+			  .help = "sync O_DIRECT, on-stack bio: 0 RMW/IO" },
+			{ .ival = "libaio-4.14", .oval = NB_PATH_LIBAIO_414,
+			  .help = "4.14 async O_DIRECT: bio_get + 2 bio_put" },
+			{ .ival = "libaio-5.4", .oval = NB_PATH_LIBAIO_54,
+			  .help = "5.4 async O_DIRECT: 0 RMW/IO" },
+			{ .ival = "legacy-blkcg",
+			  .oval = NB_PATH_LEGACY_BLKCG,
+			  .help = "legacy rq, non-root blkcg: blkg get/put" },
+			{ .ival = "bfq-ioc", .oval = NB_PATH_BFQ_IOC,
+			  .help = "BFQ/CFQ: io_context get/put per request" },
+			{ .ival = "xen-blkback",
+			  .oval = NB_PATH_XEN_BLKBACK,
+			  .help = "Xen blkback: xen_blkif get/put per req" },
+		},
+	},
+	{
+		NB_OPT("refcount", "refcount_t breed", breed,
+		       "the refcount_t breed of the six counters",
+		       "saturating"),
+		.type = FIO_OPT_STR,
+		.posval = {
+			{ .ival = "atomic", .oval = NB_BREED_ATOMIC,
+			  .help = "unchecked atomic_t (the baseline)" },
+			{ .ival = "fast", .oval = NB_BREED_FAST,
+			  .help = "2017 x86 fast refcount (atomic + trap)" },
+			{ .ival = "full", .oval = NB_BREED_FULL,
+			  .help = "2017 REFCOUNT_FULL (cmpxchg loops)" },
+			{ .ival = "saturating", .oval = NB_BREED_SATURATING,
+			  .help = "2019+ kernel (fetch, then check)" },
+		},
+	},
+	{
+		.name = NULL,
+	},
+};
+
+/* ---- devices: one per distinct option set, shared by the jobs ---------- */
+
+struct nb_devref {
+	struct nb_devref *next;
+	struct nb_opts o;
+	const struct nb_breed_ops *ops;
+	struct nb_dev *dev;
+	unsigned int users;
+};
+
+static pthread_mutex_t devs_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct nb_devref *devs;
+
+static bool same_opts(const struct nb_opts *a, const struct nb_opts *b)
+{
+	return a->queue_mode == b->queue_mode &&
+	       a->submit_queues == b->submit_queues &&
+	       a->hw_queue_depth == b->hw_queue_depth &&
+	       a->irqmode == b->irqmode &&
+	       a->completion_nsec == b->completion_nsec &&
+	       a->path == b->path && a->breed == b->breed;
+}
+
+static struct nb_devref *devref_get(const struct nb_opts *o, const char **err)
+{
+	struct nb_devref *d;
+
+	pthread_mutex_lock(&devs_lock);
+	for (d = devs; d; d = d->next)
+		if (same_opts(&d->o, o))
+			break;
+	if (!d) {
+		d = calloc(1, sizeof(*d));
+		if (!d) {
+			*err = "out of memory";
+			goto out;
+		}
+		d->o = *o;
+		d->ops = breeds[o->breed];
+		d->dev = d->ops->dev_create(o, err);
+		if (!d->dev) {
+			free(d);
+			d = NULL;
+			goto out;
+		}
+		d->next = devs;
+		devs = d;
+	}
+	d->users++;
+out:
+	pthread_mutex_unlock(&devs_lock);
+	return d;
+}
+
+static const char *const path_names[NB_NR_PATHS] = {
+	"psync", "libaio-4.14", "libaio-5.4", "legacy-blkcg", "bfq-ioc",
+	"xen-blkback",
+};
+
+/* The last user tears the device down and reports what it counted. */
+static void devref_put(struct nb_devref *d)
+{
+	struct nb_devref **pp;
+	struct nb_stats st;
+
+	pthread_mutex_lock(&devs_lock);
+	if (--d->users) {
+		pthread_mutex_unlock(&devs_lock);
+		return;
+	}
+	for (pp = &devs; *pp != d; pp = &(*pp)->next)
+		;
+	*pp = d->next;
+	pthread_mutex_unlock(&devs_lock);
+
+	d->ops->dev_destroy(d->dev, &st);
+	/* stderr: stdout may be fio's JSON */
+	if (st.counted)
+		log_err("nullblk: path=%s refcount=%s: %llu I/Os, "
+			 "%llu refcount RMWs on the I/O path (%.3f per I/O), "
+			 "%llu at open/close\n",
+			 path_names[d->o.path], d->ops->name,
+			 (unsigned long long)st.ios,
+			 (unsigned long long)st.io_rmws,
+			 st.ios ? (double)st.io_rmws / (double)st.ios : 0.0,
+			 (unsigned long long)st.setup_rmws);
+	if (st.checked)
+		log_err("nullblk: %llu I/Os; bios not freed: %ld, "
+			 "requests not freed: %ld\n",
+			 (unsigned long long)st.ios, st.live_bios,
+			 st.live_rqs);
+	if (st.saturations)
+		log_err("nullblk: %lu refcount_t warnings on this device\n",
+			st.saturations);
+	if (st.checked && (st.live_bios || st.live_rqs || st.saturations)) {
+		log_err("nullblk: BUG: leaked or saturated objects\n");
+		abort();
+	}
+	free(d);
+}
+
+/* ---- per job ----------------------------------------------------------- */
+
+struct nb_job {
+	struct nb_devref *devref;
+	const struct nb_breed_ops *ops;
+	struct nb_task *task;
+	struct nb_kiocb **events;
+};
+
+extern struct ioengine_ops ioengine;
+
+static int fio_nullblk_init(struct thread_data *td)
+{
+	struct nb_opts *o = td->eo;
+	const char *err = NULL;
+	struct nb_job *j;
+
+	if (td->io_ops != &ioengine || !o || o->breed >= NB_NR_BREEDS ||
+	    o->path >= NB_NR_PATHS) {
+		log_err("nullblk: engine options missing: was this engine "
+			"built against the headers of this fio?\n");
+		return 1;
+	}
+	j = calloc(1, sizeof(*j));
+	if (!j)
+		return 1;
+	j->events = calloc(td->o.iodepth ? td->o.iodepth : 1,
+			   sizeof(*j->events));
+	j->devref = devref_get(o, &err);
+	if (!j->events || !j->devref) {
+		log_err("nullblk: %s\n", err ? err : "out of memory");
+		td_verror(td, EINVAL, "nullblk init");
+		if (j->devref)
+			devref_put(j->devref);
+		free(j->events);
+		free(j);
+		return 1;
+	}
+	j->ops = j->devref->ops;
+	j->task = j->ops->task_open(j->devref->dev, td->thread_number - 1);
+	if (!j->task) {
+		devref_put(j->devref);
+		free(j->events);
+		free(j);
+		return 1;
+	}
+	td->io_ops_data = j;
+	return 0;
+}
+
+static void fio_nullblk_cleanup(struct thread_data *td)
+{
+	struct nb_job *j = td->io_ops_data;
+
+	if (!j)
+		return;
+	j->ops->task_close(j->task);
+	devref_put(j->devref);
+	free(j->events);
+	free(j);
+	td->io_ops_data = NULL;
+}
+
+static enum fio_q_status fio_nullblk_queue(struct thread_data *td,
+					   struct io_u *io_u)
+{
+	struct nb_job *j = td->io_ops_data;
+	struct nb_kiocb *iocb = io_u->engine_data;
+
+	fio_ro_check(td, io_u);
+	if (io_u->ddir != DDIR_READ && io_u->ddir != DDIR_WRITE)
+		return FIO_Q_COMPLETED;	/* null_blk has no cache to flush */
+
+	iocb->pos = io_u->offset;
+	iocb->len = (uint32_t)io_u->xfer_buflen;
+	iocb->write = io_u->ddir == DDIR_WRITE;
+	iocb->res = 0;
+	/* io_submit time: what clat counts from, as fio's libaio does */
+	if (fio_fill_issue_time(td)) {
+		fio_gettime(&io_u->issue_time, NULL);
+		io_u_queued(td, io_u);
+	}
+	if (j->ops->submit(j->task, iocb)) {
+		io_u->error = -iocb->res;
+		return FIO_Q_COMPLETED;
+	}
+	return FIO_Q_QUEUED;
+}
+
+static int fio_nullblk_getevents(struct thread_data *td, unsigned int min,
+				 unsigned int max,
+				 const struct timespec __attribute__((unused))
+				 * t)
+{
+	struct nb_job *j = td->io_ops_data;
+
+	return (int)j->ops->reap(j->task, min, max, j->events);
+}
+
+static struct io_u *fio_nullblk_event(struct thread_data *td, int event)
+{
+	struct nb_job *j = td->io_ops_data;
+	struct nb_kiocb *iocb = j->events[event];
+	struct io_u *io_u = iocb->io_u;
+
+	io_u->error = -iocb->res;
+	return io_u;
+}
+
+static int fio_nullblk_io_u_init(struct thread_data __attribute__((unused))
+				 * td, struct io_u *io_u)
+{
+	struct nb_kiocb *iocb = calloc(1, sizeof(*iocb));
+
+	if (!iocb)
+		return 1;
+	iocb->io_u = io_u;
+	io_u->engine_data = iocb;
+	return 0;
+}
+
+static void fio_nullblk_io_u_free(struct thread_data __attribute__((unused))
+				  * td, struct io_u *io_u)
+{
+	free(io_u->engine_data);
+	io_u->engine_data = NULL;
+}
+
+static int fio_nullblk_file_noop(struct thread_data __attribute__((unused))
+				 * td, struct fio_file
+				 __attribute__((unused)) * f)
+{
+	return 0;
+}
+
+__attribute__((visibility("default")))
+struct ioengine_ops ioengine = {
+	.name = "nullblk",
+	.version = FIO_IOOPS_VERSION,
+	.flags = FIO_DISKLESSIO | FIO_NODISKUTIL | FIO_ASYNCIO_SETS_ISSUE_TIME,
+	.init = fio_nullblk_init,
+	.cleanup = fio_nullblk_cleanup,
+	.queue = fio_nullblk_queue,
+	.getevents = fio_nullblk_getevents,
+	.event = fio_nullblk_event,
+	.io_u_init = fio_nullblk_io_u_init,
+	.io_u_free = fio_nullblk_io_u_free,
+	.open_file = fio_nullblk_file_noop,
+	.close_file = fio_nullblk_file_noop,
+	.options = options,
+	.option_struct_size = sizeof(struct nb_opts),
+};

@@ -1,0 +1,509 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""nbtool.py: drive the userspace null_blk fio engine.
+
+  nbtool.py check --so SO --count-so SO --asan-so SO [--cc CC]
+      the tests behind `make check-nullblk`: every path x breed through fio
+      (expected I/O count, no errors), refcount operations per I/O in the
+      instrumented build, ASan and object accounting (with injected faults
+      to show the checks catch them), and bad option values.
+
+  nbtool.py bench --so SO [--cycles PROG] [--runtime T --ramp T --repeat N]
+      `make nullblk-bench`: nullblk/jobs/randread-4k.fio over path x irqmode
+      x iodepth x numjobs, breeds side by side in each fio run, in rotated
+      order, repeated; prints IOPS and clat p50/p99/p99.9 per breed as
+      ratios to atomic, with the analytic bound.
+"""
+import argparse
+import glob
+import json
+import math
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+JOBFILE = os.path.join(HERE, "jobs", "randread-4k.fio")
+BREEDS = ["atomic", "fast", "full", "saturating"]
+
+# Refcount read-modify-writes per I/O on each kernel path, as counted in
+# shared/reference/block-layer-facts.md (section 1), with the queue_mode the
+# path needs.  This table is the expectation the op-count test holds the
+# instrumented engine to, and the multiplier of the analytic bound.
+PATHS = {
+    # path:          (RMWs per I/O, queue_mode for the bench)
+    "psync":        (0, 2),  # on-stack bio: bio_init only
+    "libaio-4.14":  (3, 2),  # bio_get, bio_put, bio_put
+    "libaio-5.4":   (0, 2),  # 531724abc3bf: no bio_get
+    "legacy-blkcg": (2, 1),  # blk_get_rl/blk_put_rl: blkg_get/blkg_put
+    "bfq-ioc":      (2, 2),  # get_io_context/put_io_context per request
+    "xen-blkback":  (2, 2),  # xen_blkif_get/xen_blkif_put per request
+}
+
+
+def fio_cmd(so, *opts):
+    return ["fio", "--ioengine=external:" + os.path.abspath(so),
+            "--rw=randread", "--bs=4k", "--name=nb"] + list(opts)
+
+
+def run(cmd, env=None, timeout=120):
+    e = dict(os.environ)
+    e.update(env or {})
+    p = subprocess.run(cmd, env=e, stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, text=True, timeout=timeout)
+    return p.returncode, p.stdout, p.stderr
+
+
+# ---------------------------------------------------------------- check --
+
+class Checker:
+    def __init__(self):
+        self.failed = []
+        self.passed = 0
+
+    def ok(self, cond, what, detail=""):
+        if cond:
+            self.passed += 1
+        else:
+            self.failed.append(what)
+            print("FAIL: %s\n%s" % (what, detail.rstrip()[-3000:]),
+                  file=sys.stderr)
+        return cond
+
+
+def parse_fio_json(out):
+    # fio prints its JSON on stdout; anything else goes to stderr
+    return json.loads(out[out.index("{"):])
+
+
+def check_paths(c, so):
+    """Each path x breed, bounded I/Os: expected count, no errors."""
+    n, jobs = 3000, 2
+    modes = []
+    i = 0
+    for path in PATHS:
+        for breed in BREEDS:
+            # cover every queue_mode and irqmode the path allows
+            qms = {"legacy-blkcg": [1], "bfq-ioc": [1, 2]}.get(path,
+                                                               [0, 1, 2])
+            qm = qms[i % len(qms)]
+            irq = i % 3
+            i += 1
+            modes.append((path, breed, qm, irq))
+    for path, breed, qm, irq in modes:
+        opts = ["--path=" + path, "--refcount=" + breed,
+                "--queue_mode=%d" % qm, "--irqmode=%d" % irq,
+                "--completion_nsec=2000", "--iodepth=16", "--thread",
+                "--numjobs=%d" % jobs, "--submit_queues=2",
+                "--size=64m", "--number_ios=%d" % n,
+                "--group_reporting", "--output-format=json"]
+        rc, out, err = run(fio_cmd(so, *opts))
+        what = "fio %s" % " ".join(opts[:5])
+        if not c.ok(rc == 0, what + ": exit status %d" % rc, err):
+            continue
+        job = parse_fio_json(out)["jobs"][0]
+        c.ok(job["error"] == 0, what + ": job error %d" % job["error"])
+        c.ok(job["read"]["total_ios"] == n * jobs,
+             what + ": %d I/Os, expected %d" % (job["read"]["total_ios"],
+                                                 n * jobs))
+    print("check-nullblk: %d path x breed jobs through fio" % len(modes))
+
+
+def check_as_typed(c, so):
+    """The command line of the README, as a user types it."""
+    cmd = ["fio", "--ioengine=external:" + so, "--path=libaio-4.14",
+           "--refcount=full", "--rw=randread", "--bs=4k", "--size=16m",
+           "--number_ios=1000", "--name=nb"]
+    rc, out, err = run(cmd)
+    c.ok(rc == 0 and "ioengine=nullblk" in out and "err= 0" in out,
+         " ".join(cmd), out + err)
+
+
+def check_jobfile(c, so):
+    """The shipped job file parses and runs, breeds side by side."""
+    env = job_env(so, "libaio-4.14", 2, 1, 8, 1, "100ms", "0", BREEDS)
+    rc, out, err = run(["fio", "--output-format=json", JOBFILE], env=env)
+    if c.ok(rc == 0, "jobs/randread-4k.fio: exit status %d" % rc, err):
+        jobs = parse_fio_json(out)["jobs"]
+        got = [j["job options"].get("refcount") for j in jobs]
+        c.ok(got == BREEDS and all(j["error"] == 0 and
+                                   j["read"]["total_ios"] > 0
+                                   for j in jobs),
+             "jobs/randread-4k.fio: one clean job per breed", out)
+
+
+COUNT_RE = re.compile(r"nullblk: path=(\S+) refcount=(\S+): (\d+) I/Os, "
+                      r"(\d+) refcount RMWs on the I/O path .*?, "
+                      r"(\d+) at open/close")
+
+
+def check_op_counts(c, so):
+    """Instrumented build: refcount RMWs per I/O equal the profile's."""
+    n, jobs, sq = 2000, 2, 2
+    for path, (rmws, qm) in PATHS.items():
+        for breed in BREEDS:
+            opts = ["--path=" + path, "--refcount=" + breed,
+                    "--queue_mode=%d" % qm, "--irqmode=1", "--iodepth=8",
+                    "--thread", "--numjobs=%d" % jobs,
+                    "--submit_queues=%d" % sq, "--size=64m",
+                    "--number_ios=%d" % n, "--output-format=json"]
+            rc, out, err = run(fio_cmd(so, *opts))
+            what = "op count path=%s refcount=%s" % (path, breed)
+            m = COUNT_RE.search(err)
+            if not c.ok(rc == 0 and m, what + ": no count line", err):
+                continue
+            ios, io_rmws, setup = int(m[3]), int(m[4]), int(m[5])
+            c.ok(ios == n * jobs, what + ": %d I/Os counted" % ios)
+            c.ok(io_rmws == rmws * ios,
+                 what + ": %d RMWs for %d I/Os, expected %d per I/O"
+                 % (io_rmws, ios, rmws))
+            # per job: bsg get + put, io_context active_ref + refcount
+            # puts; per device: blk_queue_tag shared by sq queues
+            # (sq - 1 gets, sq puts), bsg, xen_blkif and blkg final puts
+            want = 4 * jobs + (2 * sq - 1) + 3
+            c.ok(setup == want, what + ": %d setup RMWs, expected %d"
+                 % (setup, want))
+    print("check-nullblk: refcount RMWs per I/O match the profiles "
+          + ", ".join("%s %d" % (p, r) for p, (r, _) in PATHS.items()))
+
+
+def asan_runtime(cc):
+    for name in ("libasan.so", "libclang_rt.asan-x86_64.so",
+                 "libclang_rt.asan-%s.so" % os.uname().machine):
+        try:
+            p = subprocess.run(cc.split() + ["-print-file-name=" + name],
+                               stdout=subprocess.PIPE, text=True)
+        except OSError:
+            continue
+        f = p.stdout.strip()
+        if os.path.isabs(f) and os.path.exists(f):
+            return f
+    return None
+
+
+def check_asan(c, so, cc):
+    """ASan + accounting: every bio and request freed exactly once."""
+    rt = asan_runtime(cc)
+    if not c.ok(rt, "no ASan runtime for %s" % cc):
+        return
+    env = {"LD_PRELOAD": rt, "ASAN_OPTIONS": "detect_leaks=0:abort_on_error=1"}
+    base = ["--iodepth=16", "--thread", "--numjobs=2", "--submit_queues=2",
+            "--size=16m", "--number_ios=2000", "--completion_nsec=2000",
+            "--output-format=json"]
+    runs = 0
+    for path, (_, qm) in PATHS.items():
+        for q in sorted({qm, 0 if path not in ("legacy-blkcg", "bfq-ioc")
+                         else qm}):
+            for irq in (0, 1, 2):
+                opts = ["--path=" + path, "--refcount=full",
+                        "--queue_mode=%d" % q, "--irqmode=%d" % irq] + base
+                rc, out, err = run(fio_cmd(so, *opts), env=env)
+                what = "ASan " + " ".join(opts[:4])
+                runs += 1
+                c.ok(rc == 0 and "AddressSanitizer" not in err and
+                     "bios not freed: 0, requests not freed: 0" in err,
+                     what, err)
+    # the checks must be able to fail: inject each fault once
+    faults = [
+        ("bio-double-free", 2, "attempting double-free"),
+        ("request-double-free", 2, "request freed twice"),
+        ("request-double-free", 1, "AddressSanitizer: heap-use-after-free"),
+        ("bio-leak", 2, "bios not freed: 1"),
+    ]
+    for fault, q, expect in faults:
+        opts = ["--path=libaio-5.4", "--queue_mode=%d" % q,
+                "--irqmode=1"] + base
+        rc, out, err = run(fio_cmd(so, *opts),
+                           env=dict(env, NULLBLK_INJECT=fault))
+        c.ok(rc != 0 and expect in err,
+             "injected %s (queue_mode=%d) not caught: exit %d" % (fault, q,
+                                                                  rc), err)
+    print("check-nullblk: %d ASan runs clean; %d injected faults caught"
+          % (runs, len(faults)))
+
+
+BAD = [
+    # option=value, what the message must name
+    ("path=bogus", ["failed parsing path=bogus"] + list(PATHS)),
+    ("refcount=nope", ["failed parsing refcount=nope"] + BREEDS),
+    ("queue_mode=3", ["failed parsing queue_mode=3", "bio-based",
+                      "legacy single queue", "blk-mq"]),
+    ("irqmode=7", ["failed parsing irqmode=7", "none", "softirq", "timer"]),
+    ("hw_queue_depth=0", ["hw_queue_depth: min value out of range"]),
+    ("submit_queues=0", ["submit_queues: min value out of range"]),
+    ("completion_nsec=abc", ["failed parsing completion_nsec=abc"]),
+]
+
+
+def check_bad_options(c, so, tmp):
+    """Bad values fail the job, naming the option and accepted values."""
+    for opt, needles in BAD:
+        rc, out, err = run(fio_cmd(so, "--" + opt, "--size=1m"))
+        text = out + err
+        c.ok(rc != 0 and all(n in text for n in needles),
+             "command line --%s: exit %d, message lacks %s" % (
+                 opt, rc, [n for n in needles if n not in text]), text)
+        jf = os.path.join(tmp, "bad.fio")
+        with open(jf, "w") as f:
+            f.write("[global]\nioengine=external:%s\nrw=randread\n"
+                    "size=1m\n[nb]\n%s\n" % (os.path.abspath(so), opt))
+        rc, out, err = run(["fio", jf])
+        text = out + err
+        # in a job file fio names the option without the value
+        needles = [re.sub(r"(failed parsing \w+)=.*", r"\1", n)
+                   for n in needles]
+        c.ok(rc != 0 and all(n in text for n in needles),
+             "job file %s: exit %d" % (opt, rc), text)
+    # a combination null_blk cannot do: init fails with fio's error
+    rc, out, err = run(fio_cmd(so, "--path=legacy-blkcg", "--queue_mode=2",
+                               "--size=1m"))
+    c.ok(rc != 0 and "needs queue_mode=1" in err and
+         "io engine nullblk init failed" in err,
+         "path=legacy-blkcg with queue_mode=2 accepted", err)
+    print("check-nullblk: %d bad option values rejected, on the command "
+          "line and in job files" % (len(BAD) + 1))
+
+
+def cmd_check(a):
+    if not shutil.which("fio"):
+        print("check-nullblk: SKIPPED: fio is not installed")
+        return 0
+    c = Checker()
+    tmp = os.path.join(os.path.dirname(os.path.abspath(a.so)), "nullblk")
+    os.makedirs(tmp, exist_ok=True)
+    t0 = time.time()
+    check_paths(c, a.so)
+    check_as_typed(c, a.so)
+    check_jobfile(c, a.so)
+    check_op_counts(c, a.count_so)
+    check_asan(c, a.asan_so, a.cc)
+    check_bad_options(c, a.so, tmp)
+    if c.failed:
+        print("check-nullblk: %d of %d checks FAILED" %
+              (len(c.failed), len(c.failed) + c.passed), file=sys.stderr)
+        return 1
+    print("check-nullblk: all %d checks passed (%.0f s)"
+          % (c.passed, time.time() - t0))
+    return 0
+
+
+# ---------------------------------------------------------------- bench --
+
+def job_env(so, path, qm, irq, qd, nj, runtime, ramp, order):
+    env = {"NB_SO": os.path.abspath(so), "NB_PATH": path,
+           "NB_QUEUE_MODE": str(qm), "NB_IRQMODE": str(irq),
+           "NB_IODEPTH": str(qd), "NB_NUMJOBS": str(nj),
+           "NB_HWQD": str(max(64, qd)), "NB_RUNTIME": runtime,
+           "NB_RAMP": ramp}
+    for k, b in enumerate(order):
+        env["NB_B%d" % (k + 1)] = b
+    return env
+
+
+def numjobs_list(quick):
+    n = os.cpu_count() or 1
+    if quick:
+        return [1]
+    out, k = [], 1
+    while k < n:
+        out.append(k)
+        k *= 2
+    return out + [n]
+
+
+def extra_cycles(cycles_prog):
+    """Extra cycles per refcount op over atomic, and where they came from:
+    refcount-bench's timing suite if its JSON is there and not marked
+    noisy, else a quick in-process estimate."""
+    why = "no refcount-bench JSON"
+    for f in ("build/bench/bench.json", "build/bench.json"):
+        try:
+            d = json.load(open(f))
+            rows = {r["impl"]: r for r in d["results"]
+                    if r.get("suite") == "timing"}
+            rows = [rows["refcount-" + b] for b in BREEDS]
+        except (OSError, ValueError, KeyError, TypeError):
+            continue
+        if any(r.get("noisy") for r in rows):
+            why = "%s marks its timing rows noisy" % f
+            continue
+        return ({b: r["cycles_per_op"] - rows[0]["cycles_per_op"]
+                 for b, r in zip(BREEDS, rows)}, d["machine"]["tsc_hz"],
+                "refcount-bench timing suite, %s%s" % (
+                    f, " (a --quick run)" if d["machine"].get("quick")
+                    else ""))
+    out = subprocess.run([cycles_prog], stdout=subprocess.PIPE, text=True,
+                         check=True).stdout
+    d = json.loads(out)
+    cyc = d["cycles_per_op"]
+    return ({b: cyc[b] - cyc["atomic"] for b in BREEDS}, d["tsc_hz"],
+            "%s: quick in-process estimate by %s instead" % (
+                why, os.path.basename(cycles_prog)))
+
+
+def geomean(xs):
+    xs = [x for x in xs if x > 0]
+    return math.exp(sum(map(math.log, xs)) / len(xs)) if xs else float("nan")
+
+
+METRICS = [("iops", "IOPS"), ("p50", "p50"), ("p99", "p99"),
+           ("p99.9", "p99.9")]
+
+
+def cmd_bench(a):
+    configs = []
+    for path, (_, qm) in PATHS.items():
+        for irq in (0, 1):
+            for qd in ([1] if path == "psync" else
+                       ([32] if a.quick else [1, 32, 128])):
+                for nj in numjobs_list(a.quick):
+                    configs.append((path, qm, irq, qd, nj))
+    extra, tsc_hz, src = extra_cycles(a.cycles)
+    results = []
+    t0 = time.time()
+    total = len(configs) * a.repeat
+    k = 0
+    for rep in range(a.repeat):
+        for ci, (path, qm, irq, qd, nj) in enumerate(configs):
+            rot = (rep + ci) % len(BREEDS)
+            order = BREEDS[rot:] + BREEDS[:rot]
+            env = job_env(a.so, path, qm, irq, qd, nj, a.runtime, a.ramp,
+                          order)
+            rc, out, err = run(["fio", "--output-format=json", JOBFILE],
+                               env=env, timeout=600)
+            k += 1
+            if sys.stderr.isatty():
+                print("\r\033[K[%d/%d] %s irqmode=%d iodepth=%d numjobs=%d"
+                      % (k, total, path, irq, qd, nj), end="",
+                      file=sys.stderr)
+            if rc:
+                print("\nfio failed (%d):\n%s" % (rc, err), file=sys.stderr)
+                return 1
+            for j in parse_fio_json(out)["jobs"]:
+                if j["error"]:
+                    print("\nfio job error %d" % j["error"], file=sys.stderr)
+                    return 1
+                pct = j["read"]["clat_ns"]["percentile"]
+                results.append({
+                    "rep": rep, "path": path, "queue_mode": qm,
+                    "irqmode": irq, "iodepth": qd, "numjobs": nj,
+                    "breed": j["job options"]["refcount"],
+                    "iops": j["read"]["iops"],
+                    "p50": pct["50.000000"], "p99": pct["99.000000"],
+                    "p99.9": pct["99.900000"]})
+    if sys.stderr.isatty():
+        print("\r\033[K", end="", file=sys.stderr)
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump({"tsc_hz": tsc_hz, "extra_cycles_per_op": extra,
+                       "extra_cycles_source": src, "results": results}, f,
+                      indent=1)
+    report(a, configs, results, extra, tsc_hz, src, time.time() - t0)
+    return 0
+
+
+def report(a, configs, results, extra, tsc_hz, src, secs):
+    # ratio to atomic within the same fio run, median over repetitions,
+    # geometric mean over the configurations of a path
+    runs = {}
+    for r in results:
+        key = (r["rep"], r["path"], r["irqmode"], r["iodepth"], r["numjobs"])
+        runs.setdefault(key, {})[r["breed"]] = r
+    ratios = {}   # (path, irqmode, breed, metric) -> [per-config ratio]
+    bound = {}    # (path, irqmode, breed) -> [per-config IOPS bound]
+    for (path, qm, irq, qd, nj) in configs:
+        reps = [v for (rep, p, i, q, n), v in runs.items()
+                if (p, i, q, n) == (path, irq, qd, nj)]
+        base_iops = statistics.median(v["atomic"]["iops"] for v in reps)
+        for b in BREEDS[1:]:
+            for m, _ in METRICS:
+                med = statistics.median(v[b][m] / v["atomic"][m]
+                                        for v in reps if v["atomic"][m])
+                ratios.setdefault((path, irq, b, m), []).append(med)
+            # a job's time per I/O in cycles, as if it were all CPU time
+            cyc_per_io = tsc_hz * nj / base_iops
+            add = PATHS[path][0] * max(extra[b], 0.0)
+            bound.setdefault((path, irq, b), []).append(
+                cyc_per_io / (cyc_per_io + add))
+    print("nullblk-bench: 4k randread through fio against the userspace "
+          "null_blk, per breed, as ratios to atomic")
+    print("  %d configurations (path x irqmode 0,1 x iodepth x numjobs %s) "
+          "x %d repetitions, runtime %s + ramp %s, breeds side by side in "
+          "rotated order; %.0f s" % (
+              len(configs), ",".join(map(str, numjobs_list(a.quick))),
+              a.repeat, a.runtime, a.ramp, secs))
+    print("  extra cycles per RMW over atomic: %s; TSC %.2f GHz"
+          % (", ".join("%s %+.2f" % (b, extra[b]) for b in BREEDS[1:]),
+             tsc_hz / 1e9))
+    print("  (%s)" % src)
+    print("  Each cell: the ratio within one fio run, median over "
+          "repetitions, geometric mean over\n  iodepth x numjobs; "
+          "[min-max] over those configurations.  IOPS > 1 and clat < 1 "
+          "are faster.\n  bound: the IOPS ratio if RMWs/IO x extra "
+          "cycles/op all landed on a job's critical path.")
+    for irq, title in ((0, "irqmode=0: completion inline in the submitter "
+                        "(the block-layer cost alone)"),
+                       (1, "irqmode=1: completion on the queue's "
+                        "completion thread (softirq-like)")):
+        print("\n  %s\n  %-13s %3s %-10s %19s %7s %7s %7s %7s" % (
+            title, "path", "RMW", "breed", "IOPS [min-max]", "p50", "p99",
+            "p99.9", "bound"))
+        for path in PATHS:
+            for b in BREEDS[1:]:
+                io = ratios[(path, irq, b, "iops")]
+                print("  %-13s %3d %-10s %6.3f [%.2f-%.2f] %7.3f %7.3f "
+                      "%7.3f %7.4f" % (
+                          path, PATHS[path][0], b, geomean(io), min(io),
+                          max(io), geomean(ratios[(path, irq, b, "p50")]),
+                          geomean(ratios[(path, irq, b, "p99")]),
+                          geomean(ratios[(path, irq, b, "p99.9")]),
+                          geomean(bound[(path, irq, b)])))
+    print("\n  Per breed, all paths that move a counter (RMW > 0), "
+          "geometric mean over their configurations:")
+    print("  %-9s %-10s %7s %7s %7s %7s %7s" % ("irqmode", "breed", "IOPS",
+                                               "p50", "p99", "p99.9",
+                                               "bound"))
+    for irq in (0, 1):
+        for b in BREEDS[1:]:
+            cell = [geomean(sum((ratios[(p, irq, b, m)] for p in PATHS
+                                 if PATHS[p][0]), [])) for m, _ in METRICS]
+            bnd = geomean(sum((bound[(p, irq, b)] for p in PATHS
+                               if PATHS[p][0]), []))
+            print("  %-9d %-10s %7.3f %7.3f %7.3f %7.3f %7.4f"
+                  % tuple([irq, b] + cell + [bnd]))
+    floor = ["irqmode=%d %.3f-%.3f" % (irq, min(f), max(f)) for irq in (0, 1)
+             for f in [[geomean(ratios[(p, irq, b, "iops")])
+                        for p in PATHS if not PATHS[p][0]
+                        for b in BREEDS[1:]]]]
+    print("\n  Noise floor: psync and libaio-5.4 move no counter per I/O, "
+          "yet their IOPS ratios\n  span %s.  Differences inside that "
+          "span are not the breed's." % ", ".join(floor))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawTextHelpFormatter)
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    c = sub.add_parser("check")
+    c.add_argument("--so", required=True)
+    c.add_argument("--count-so", required=True)
+    c.add_argument("--asan-so", required=True)
+    c.add_argument("--cc", default="cc")
+    b = sub.add_parser("bench")
+    b.add_argument("--so", required=True)
+    b.add_argument("--cycles", default="build/nullblk-rmw-cycles")
+    b.add_argument("--runtime", default="200ms")
+    b.add_argument("--ramp", default="50ms")
+    b.add_argument("--repeat", type=int, default=2)
+    b.add_argument("--quick", action="store_true")
+    b.add_argument("--json")
+    a = ap.parse_args()
+    return cmd_check(a) if a.cmd == "check" else cmd_bench(a)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
