@@ -51,6 +51,7 @@ struct bench_progress;
 /* One row of every table. */
 struct bench_impl {
 	const char *name; /* "atomic_t", "refcount-full", "glib", ... */
+	const char *key; /* BENCH_SFX: names its code size call sites */
 	const char *api; /* the operations, for the header */
 	const char *lookup_note; /* how the lookup pattern is built, or NULL */
 	/* ATOMIC_TIMING: n - 1 increments from 1, then n dec_and_test */

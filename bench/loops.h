@@ -35,6 +35,23 @@
 #define BENCH_CAT_(a, b) a##_##b
 #define BENCH_CAT(a, b) BENCH_CAT_(a, b)
 #define BN(x) BENCH_CAT(x, BENCH_SFX)
+#define BENCH_STR_(x) #x
+#define BENCH_STR(x) BENCH_STR_(x)
+
+/*
+ * The loops around the operations are never unrolled, so that every row
+ * runs the same loop (clang unrolls atomic_t's branch-free increments by 8
+ * otherwise).  Atomic operations are never merged or vectorised.
+ */
+#ifndef BENCH_NO_UNROLL
+#if defined(__clang__)
+#define BENCH_NO_UNROLL _Pragma("clang loop unroll(disable)")
+#elif defined(__GNUC__)
+#define BENCH_NO_UNROLL _Pragma("GCC unroll 1")
+#else
+#define BENCH_NO_UNROLL
+#endif
+#endif
 
 /*
  * LKDTM's ATOMIC_TIMING and REFCOUNT_TIMING (drivers/misc/lkdtm/refcount.c)
@@ -51,12 +68,14 @@ static uint64_t BN(timing)(void *slot, uint64_t n, struct bench_progress *p)
 	t0 = bench_now();
 	for (i = 1; i < n;) {
 		stop = n - i > BENCH_CHUNK ? i + BENCH_CHUNK : n;
+		BENCH_NO_UNROLL
 		for (; i < stop; i++)
 			BENCH_INC(r);
 		bench_tick(p, i);
 	}
 	for (i = n; i > 0;) {
 		stop = i > BENCH_CHUNK ? i - BENCH_CHUNK : 0;
+		BENCH_NO_UNROLL
 		for (; i > stop; i--)
 			if (BENCH_DEC_AND_TEST(r))
 				goto out;
@@ -102,12 +121,14 @@ static inline void BN(lookup_pair)(BENCH_T *r)
 
 static void BN(getput)(void *slot, uint64_t pairs)
 {
+	BENCH_NO_UNROLL
 	for (uint64_t i = 0; i < pairs; i++)
 		BN(pair)(slot);
 }
 
 static void BN(lookup)(void *slot, uint64_t pairs)
 {
+	BENCH_NO_UNROLL
 	for (uint64_t i = 0; i < pairs; i++)
 		BN(lookup_pair)(slot);
 }
@@ -118,16 +139,18 @@ static void BN(objs_getput)(char *base, const uint32_t *order, uint32_t n,
 			    uint32_t passes)
 {
 	for (uint32_t p = 0; p < passes; p++)
-		for (uint32_t i = 0; i < n; i++)
-			BN(pair)(BENCH_OBJ(base, order[i]));
+		BENCH_NO_UNROLL
+	for (uint32_t i = 0; i < n; i++)
+		BN(pair)(BENCH_OBJ(base, order[i]));
 }
 
 static void BN(objs_lookup)(char *base, const uint32_t *order, uint32_t n,
 			    uint32_t passes)
 {
 	for (uint32_t p = 0; p < passes; p++)
-		for (uint32_t i = 0; i < n; i++)
-			BN(lookup_pair)(BENCH_OBJ(base, order[i]));
+		BENCH_NO_UNROLL
+	for (uint32_t i = 0; i < n; i++)
+		BN(lookup_pair)(BENCH_OBJ(base, order[i]));
 }
 
 /*
@@ -169,7 +192,8 @@ static void BN(scenario)(enum bench_violation v, struct bench_probe *o)
 		freed = BENCH_DEC_AND_TEST(&c);
 		break;
 	}
-	o->safe = !freed && (BENCH_IS_SATURATED(&c) || BENCH_READ(&c) == before);
+	o->safe =
+		!freed && (BENCH_IS_SATURATED(&c) || BENCH_READ(&c) == before);
 }
 
 /*
@@ -181,8 +205,8 @@ static __attribute__((noinline, used)) void BN(bench_cs_inc)(BENCH_T *r)
 	BENCH_INC(r);
 }
 
-static __attribute__((noinline, used)) bool BN(bench_cs_dec_and_test)(
-	BENCH_T *r)
+static __attribute__((noinline, used)) bool
+BN(bench_cs_dec_and_test)(BENCH_T *r)
 {
 	return BENCH_DEC_AND_TEST(r);
 }
@@ -198,6 +222,7 @@ static void BN(probe)(enum bench_violation v, struct bench_probe *out)
 
 const struct bench_impl BN(bench_impl) = {
 	.name = BENCH_NAME,
+	.key = BENCH_STR(BENCH_SFX),
 	.api = BENCH_API,
 	.lookup_note = BENCH_LOOKUP_NOTE,
 	.timing = BN(timing),

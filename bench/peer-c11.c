@@ -23,13 +23,16 @@ static inline bool c11_inc_not_zero(atomic_int *r)
 
 #define BENCH_SFX c11
 #define BENCH_NAME "atomic_t"
-#define BENCH_API "C11 atomic_fetch_add (relaxed), atomic_fetch_sub == 1"
-#define BENCH_LOOKUP_NOTE "atomic_t: a compare-exchange loop, as atomic_inc_not_zero()"
+#define BENCH_API "C11 atomic_fetch_add (relaxed), atomic_fetch_sub() == 1"
+#define BENCH_LOOKUP_NOTE                                                      \
+	"atomic_t: a compare-exchange loop, as atomic_inc_not_zero()"
 #define BENCH_T atomic_int
 #define BENCH_SET(r, v) atomic_store_explicit(r, (int)(v), memory_order_relaxed)
 #define BENCH_READ(r) ((long long)atomic_load_explicit(r, memory_order_relaxed))
-#define BENCH_INC(r) ((void)atomic_fetch_add_explicit(r, 1, memory_order_relaxed))
-#define BENCH_DEC(r) ((void)atomic_fetch_sub_explicit(r, 1, memory_order_relaxed))
+#define BENCH_INC(r)                                                           \
+	((void)atomic_fetch_add_explicit(r, 1, memory_order_relaxed))
+#define BENCH_DEC(r)                                                           \
+	((void)atomic_fetch_sub_explicit(r, 1, memory_order_relaxed))
 #define BENCH_DEC_AND_TEST(r) (atomic_fetch_sub(r, 1) == 1)
 #define BENCH_INC_NOT_ZERO(r) c11_inc_not_zero(r)
 #define BENCH_MAX INT_MAX

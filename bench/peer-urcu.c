@@ -21,7 +21,8 @@ struct urcu_obj {
 static void urcu_obj_release(struct urcu_ref *ref)
 {
 	struct urcu_obj *o =
-		(struct urcu_obj *)((char *)ref - offsetof(struct urcu_obj, ref));
+		(struct urcu_obj *)((char *)ref -
+				    offsetof(struct urcu_obj, ref));
 
 	o->released = true;
 }
