@@ -8,7 +8,7 @@
       instrumented build, ASan and object accounting (with injected faults
       to show the checks catch them), and bad option values.
 
-  nbtool.py bench --so SO [--cycles PROG] [--runtime T --ramp T --repeat N]
+  nbtool.py bench --so SO [--cycles-json FILE] [--runtime T --ramp T --repeat N]
       `make nullblk-bench`: nullblk/jobs/randread-4k.fio over path x irqmode
       x iodepth x numjobs, breeds side by side in each fio run, in rotated
       order, repeated; prints IOPS and clat p50/p99/p99.9 per breed as
@@ -315,34 +315,17 @@ def numjobs_list(quick):
     return out + [n]
 
 
-def extra_cycles(cycles_prog):
-    """Extra cycles per refcount op over atomic, and where they came from:
-    refcount-bench's timing suite if its JSON is there and not marked
-    noisy, else a quick in-process estimate."""
-    why = "no refcount-bench JSON"
-    for f in ("build/bench/bench.json", "build/bench.json"):
-        try:
-            d = json.load(open(f))
-            rows = {r["impl"]: r for r in d["results"]
-                    if r.get("suite") == "timing"}
-            rows = [rows["refcount-" + b] for b in BREEDS]
-        except (OSError, ValueError, KeyError, TypeError):
-            continue
-        if any(r.get("noisy") for r in rows):
-            why = "%s marks its timing rows noisy" % f
-            continue
-        return ({b: r["cycles_per_op"] - rows[0]["cycles_per_op"]
-                 for b, r in zip(BREEDS, rows)}, d["machine"]["tsc_hz"],
-                "refcount-bench timing suite, %s%s" % (
-                    f, " (a --quick run)" if d["machine"].get("quick")
-                    else ""))
-    out = subprocess.run([cycles_prog], stdout=subprocess.PIPE, text=True,
-                         check=True).stdout
-    d = json.loads(out)
-    cyc = d["cycles_per_op"]
-    return ({b: cyc[b] - cyc["atomic"] for b in BREEDS}, d["tsc_hz"],
-            "%s: quick in-process estimate by %s instead" % (
-                why, os.path.basename(cycles_prog)))
+def extra_cycles(path):
+    """Extra cycles per refcount op over atomic, from the refcount-bench
+    timing suite that nullblk-bench runs just before fio (JSON at path)."""
+    d = json.load(open(path))
+    rows = {r["impl"]: r for r in d["results"] if r.get("suite") == "timing"}
+    base = rows["atomic_t"]["cycles_per_op"]
+    noisy = any(rows["refcount-" + b].get("noisy") for b in BREEDS)
+    return ({b: rows["refcount-" + b]["cycles_per_op"] - base
+             for b in BREEDS}, d["machine"]["tsc_hz"],
+            "refcount-bench --suites=timing, %s%s" % (
+                path, " (marked noisy: min-max was wide)" if noisy else ""))
 
 
 def geomean(xs):
@@ -362,7 +345,7 @@ def cmd_bench(a):
                        ([32] if a.quick else [1, 32, 128])):
                 for nj in numjobs_list(a.quick):
                     configs.append((path, qm, irq, qd, nj))
-    extra, tsc_hz, src = extra_cycles(a.cycles)
+    extra, tsc_hz, src = extra_cycles(a.cycles_json)
     results = []
     t0 = time.time()
     total = len(configs) * a.repeat
@@ -495,7 +478,7 @@ def main():
     c.add_argument("--cc", default="cc")
     b = sub.add_parser("bench")
     b.add_argument("--so", required=True)
-    b.add_argument("--cycles", default="build/nullblk-rmw-cycles")
+    b.add_argument("--cycles-json", default="build/nullblk-bench-cycles.json")
     b.add_argument("--runtime", default="200ms")
     b.add_argument("--ramp", default="50ms")
     b.add_argument("--repeat", type=int, default=2)

@@ -21,7 +21,6 @@ NB_FIO     := $(B)/fio-src
 NB_SO      := $(B)/fio-nullblk.so
 NB_COUNT   := $(B)/nullblk-count/fio-nullblk.so
 NB_ASAN    := $(B)/nullblk-asan/fio-nullblk.so
-NB_CYCLES  := $(B)/nullblk-rmw-cycles
 NB_TOOL    := python3 nullblk/nbtool.py
 
 # fio's headers are not -Wall -Wextra clean (e.g. unused parameters in their
@@ -35,7 +34,7 @@ NB_CFLAGS = $(ALL_CFLAGS) -fPIC -fvisibility=hidden
 
 .PHONY: nullblk check-nullblk nullblk-bench nullblk-variants
 nullblk: $(NB_SO)
-nullblk-variants: $(NB_SO) $(NB_COUNT) $(NB_ASAN) $(NB_CYCLES)
+nullblk-variants: $(NB_SO) $(NB_COUNT) $(NB_ASAN)
 
 $(NB_FIO)/config-host.h: nullblk/fetch-fio-src.sh
 	$(NEED) fio dpkg-dev
@@ -62,17 +61,9 @@ $(eval $(call NB_BUILD,$(B)/nullblk-count,$(NB_COUNT),\
 $(eval $(call NB_BUILD,$(B)/nullblk-asan,$(NB_ASAN),\
 	-DNULLBLK_DEBUG -fsanitize=address -fno-omit-frame-pointer))
 
-# extra cycles per refcount RMW, measured in-process, for the analytic bound
-# when refcount-bench's build/bench.json is not there
-$(B)/nullblk/cycles-%.o: nullblk/rmw-cycles.c $(LIB_HDRS) | $(B)/nullblk
-	$(CC) $(ALL_CFLAGS) \
-		-DREFCOUNT_BREED=REFCOUNT_BREED_$(call nb_upper,$*) \
-		-DNB_BREED=$* -c $< -o $@
-$(B)/nullblk/cycles-main.o: nullblk/rmw-cycles.c | $(B)/nullblk
-	$(CC) $(ALL_CFLAGS) -DNB_CYCLES_MAIN -c $< -o $@
-$(NB_CYCLES): $(B)/nullblk/cycles-main.o \
-		$(BREEDS:%=$(B)/nullblk/cycles-%.o) $(B)/librefcount.a
-	$(CC) -pthread $(LDFLAGS) -o $@ $^
+# extra cycles per refcount RMW over atomic_t, for the analytic bound:
+# refcount-bench's timing suite, run alongside (breeds interleaved per round)
+NB_CYCLES_JSON := $(B)/nullblk-bench-cycles.json
 
 # fio is the test driver; skip (and say so) only where it cannot be installed
 check-nullblk:
@@ -88,9 +79,11 @@ NB_RUNTIME ?= 200ms
 NB_RAMP    ?= 50ms
 NB_REPEAT  ?= 2
 NB_QUICK   ?=
-nullblk-bench: $(NB_SO) $(NB_CYCLES)
+nullblk-bench: $(NB_SO) $(BENCH_BIN)
 	$(NEED) fio python3
-	$(NB_TOOL) bench --so $(NB_SO) --cycles $(NB_CYCLES) \
+	$(BENCH_BIN) --suites=timing --no-progress \
+		--json=$(NB_CYCLES_JSON) > /dev/null
+	$(NB_TOOL) bench --so $(NB_SO) --cycles-json $(NB_CYCLES_JSON) \
 		--runtime $(NB_RUNTIME) --ramp $(NB_RAMP) \
 		--repeat $(NB_REPEAT) $(if $(NB_QUICK),--quick) \
 		--json $(B)/nullblk-bench.json
