@@ -400,7 +400,10 @@ bool __REFCOUNT_SYM(dec_and_lock)(refcount_t *r, pthread_spinlock_t *lock);
  * One compare-and-swap from 1 to 0: for a caller that wants to destroy the
  * object only if nobody else holds it.
  *
- * Memory ordering: RELEASE on success.  Context: any thread; out of line.
+ * Memory ordering: RELEASE on success, and no ACQUIRE (as in the kernel):
+ * a caller that goes on to read what other reference holders wrote before
+ * dropping theirs must add atomic_thread_fence(memory_order_acquire) itself.
+ * Context: any thread; out of line.
  *
  * Return: true if it took the count from 1 to 0.  Misuse: none detected.
  * Follows lib/refcount.c (identical in every breed).

@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * model.h - a sequential reference model of refcount_t, for the differential
+ * fuzzer
+ *
+ * Written from shared/reference/refcount-kernel-spec.md (the tables of §1a,
+ * §1b, §1c, §2.1, §2.2 and §4), not from the library: it does not include
+ * any librefcount header, keeps the count as a plain uint32_t and computes
+ * each operation's final value, return value, old value and reports
+ * with straight-line code.  tests/fuzz/fuzz.c runs the library and this
+ * model side by side and stops at the first disagreement.
+ */
+#ifndef FUZZ_MODEL_H
+#define FUZZ_MODEL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* The four designs, as in spec §1 (a), (b), (c) and §2. */
+enum model_breed {
+	MODEL_ATOMIC, /* §1a: unchecked atomic_t */
+	MODEL_FAST, /* §1b: x86 ARCH_HAS_REFCOUNT */
+	MODEL_FULL, /* §1c: REFCOUNT_FULL */
+	MODEL_SATURATING, /* §2.2: v5.5+ */
+};
+
+/* Spec §2.1: enum refcount_saturation_type, values 0..4. */
+enum model_report {
+	MODEL_ADD_NOT_ZERO_OVF,
+	MODEL_ADD_OVF,
+	MODEL_ADD_UAF,
+	MODEL_SUB_UAF,
+	MODEL_DEC_LEAK,
+	MODEL_NR_REPORTS
+};
+
+/* The operations the model knows (kref's are mapped onto these, spec §6). */
+enum model_op {
+	MOP_SET, /* refcount_set / refcount_set_release */
+	MOP_INC,
+	MOP_ADD,
+	MOP_INC_NOT_ZERO,
+	MOP_ADD_NOT_ZERO,
+	MOP_INC_NOT_ZERO_ACQUIRE,
+	MOP_ADD_NOT_ZERO_ACQUIRE,
+	MOP_ADD_NOT_ZERO_LIMITED_ACQUIRE, /* saturating breed only */
+	MOP_DEC,
+	MOP_DEC_AND_TEST,
+	MOP_SUB_AND_TEST,
+	MOP_DEC_IF_ONE,
+	MOP_DEC_NOT_ONE,
+	MOP_DEC_AND_LOCK, /* both lock helpers: same algorithm */
+};
+
+struct model_counter {
+	uint32_t v; /* the count, as refcount_read() returns it */
+};
+
+struct model_result {
+	bool ret; /* the bool result (true for void operations) */
+	int32_t old; /* the value before the operation, as *oldp gets it */
+	bool locked; /* lock helpers: returned with the lock held */
+	unsigned int reports[MODEL_NR_REPORTS]; /* reports per type */
+};
+
+/* Constants of spec §2.1 and §1c, as the count reads (uint32_t). */
+#define MODEL_INT_MAX 0x7fffffffu
+#define MODEL_INT_MIN_HALF 0xc0000000u /* INT_MIN / 2 */
+#define MODEL_UINT_MAX 0xffffffffu
+
+uint32_t model_max(enum model_breed b);
+uint32_t model_saturated(enum model_breed b);
+
+/*
+ * model_apply() - apply one operation to @c
+ * @i: the operation's int argument (add/sub amount, set value); ignored by
+ *     the others
+ * @limit: MOP_ADD_NOT_ZERO_LIMITED_ACQUIRE's limit
+ */
+struct model_result model_apply(enum model_breed b, struct model_counter *c,
+				enum model_op op, int32_t i, int32_t limit);
+
+#endif /* FUZZ_MODEL_H */

@@ -1,0 +1,345 @@
+# tests/reliability.mk - tests that try hard to break the library (issue 5).
+# See docs/reliability.md.
+#
+#   make check            also runs (CHECK_TARGETS):
+#     check-fuzz-replay   the differential fuzzer (library vs tests/fuzz/model.c)
+#                         over its committed corpus, the kept crash inputs and
+#                         an exhaustive sweep of the spec tables, per breed
+#                         (gcc, ASan+UBSan)
+#     check-regress       real bug patterns per breed (ASan+UBSan, gcc and
+#                         clang): wrap-around (shortcut near the edge), sticky
+#                         saturation, lookup against the final put, put after
+#                         the last put
+#     check-ordering      message passing through refcount_t under TSan, per
+#                         breed (clang and gcc), and the mutant controls that
+#                         must make TSan report
+#   make fuzz FUZZ_SECONDS=N   libFuzzer (clang), each breed for N seconds
+#                         (make -j2 fuzz: two at a time)
+#   make fuzz-merge       minimise the fuzzing corpus into tests/fuzz/corpus/
+#   make stress           race stress under TSan and ASan, STRESS_OPS
+#                         operations per breed and sanitizer, the injected-bug
+#                         control, and the real 2^32 wrap-around loop per breed
+#   make check-qemu       the Criterion unit suite (through tests/tests.mk's
+#                         T_VARIANT) and the reliability checks, cross-built
+#                         for aarch64 (LL/SC and LSE) and i386, under qemu-user
+#                         (i386: the single-threaded checks only, see the doc)
+#
+# Every program is built against its own copy of the library, compiled from
+# src/ with the program's compiler and sanitizer: build/rel/<flavour>/.
+
+REL := $(B)/rel
+REL_SRCS := src/report.c src/full.c src/fast.c
+REL_BASE = $(filter-out -fsanitize=% -O%,$(ALL_CFLAGS))
+REL_DEF = $(or $(REL_DEF_$(1)),\
+	-DREFCOUNT_BREED=REFCOUNT_BREED_$(shell echo $(1) | tr a-z A-Z))
+# fast-noasm: the fast breed's portable C11 fast paths (tests/tests.mk too)
+REL_DEF_fast-noasm := -DREFCOUNT_BREED=REFCOUNT_BREED_FAST -DREFCOUNT_FAST_NO_ASM
+
+# Flavours: compiler and flags of a library copy and its programs.
+REL_CC_fuzz    := clang
+REL_FLAGS_fuzz := -O1 -g -fsanitize=fuzzer-no-link,address,undefined \
+		  -fno-sanitize-recover=undefined
+REL_CC_asan    := gcc
+REL_FLAGS_asan := -O1 -g -fsanitize=address,undefined \
+		  -fno-sanitize-recover=all -fno-omit-frame-pointer
+REL_CC_tsan    := clang
+REL_FLAGS_tsan := -O1 -g -fsanitize=thread
+# The same, with the other compiler: every source is built by gcc and clang.
+REL_CC_asan-clang    := clang
+REL_FLAGS_asan-clang := $(REL_FLAGS_asan)
+REL_CC_tsan-gcc      := gcc
+REL_FLAGS_tsan-gcc   := $(REL_FLAGS_tsan)
+
+REL_ENV_asan := ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+REL_ENV_tsan := TSAN_OPTIONS=halt_on_error=1:atexit_sleep_ms=0
+REL_ENV_asan-clang := $(REL_ENV_asan)
+REL_ENV_tsan-gcc   := $(REL_ENV_tsan)
+
+REL_NEED := $(REL)/.need
+$(REL_NEED):
+	$(NEED) gcc clang libclang-rt-14-dev libasan8 libubsan1 libtsan2 time
+	@mkdir -p $(@D) && touch $@
+
+# REL_LIB(flavour): $(REL)/<flavour>/librefcount.a
+define REL_LIB
+$(REL)/$(1)/lib/%.o: src/%.c $(LIB_HDRS) | $(REL_NEED) $(REL_NEED_$(1))
+	@mkdir -p $$(@D)
+	$$(REL_CC_$(1)) $$(REL_BASE) $$(REL_FLAGS_$(1)) -c $$< -o $$@
+$(REL)/$(1)/lib/slow-%.o: src/refcount-slow.c $(LIB_HDRS) | $(REL_NEED) \
+		$(REL_NEED_$(1))
+	@mkdir -p $$(@D)
+	$$(REL_CC_$(1)) $$(REL_BASE) $$(REL_FLAGS_$(1)) $$(call REL_DEF,$$*) \
+		-c $$< -o $$@
+$(REL)/$(1)/librefcount.a: $(REL_SRCS:src/%.c=$(REL)/$(1)/lib/%.o) \
+		$(BREEDS:%=$(REL)/$(1)/lib/slow-%.o)
+	rm -f $$@ && ar rcs $$@ $$^
+endef
+
+# REL_PROG(flavour, program, sources, breed): $(REL)/<flavour>/<program>-<breed>
+define REL_PROG
+$(REL)/$(1)/$(2)-$(4): $(3) $(REL)/$(1)/librefcount.a $(LIB_HDRS) \
+		$(wildcard $(dir $(firstword $(3)))*.h)
+	$$(REL_CC_$(1)) $$(REL_BASE) $$(REL_FLAGS_$(1)) $$(call REL_DEF,$(4)) \
+		$$(REL_LDFLAGS_$(1)_$(2)) $(3) $(REL)/$(1)/librefcount.a -o $$@
+endef
+
+REL_FLAVOURS := fuzz asan tsan asan-clang tsan-gcc
+$(foreach f,$(REL_FLAVOURS),$(eval $(call REL_LIB,$(f))))
+
+# --- differential fuzzing ------------------------------------------------
+
+FUZZ_SECONDS ?= 60
+FUZZ_SRCS := tests/fuzz/fuzz.c tests/fuzz/model.c
+REL_LDFLAGS_fuzz_fuzz := -fsanitize=fuzzer
+FUZZ_OPTS := -max_len=256 -timeout=10 -print_final_stats=1
+
+# The breeds, plus fast-noasm, which shares the fast breed's corpus.
+FUZZ_BREEDS := $(BREEDS) fast-noasm
+FUZZ_CORPUS = tests/fuzz/corpus/$(patsubst %-noasm,%,$(1))
+
+$(foreach b,$(FUZZ_BREEDS),$(eval $(call REL_PROG,fuzz,fuzz,$(FUZZ_SRCS),$(b))))
+$(foreach b,$(FUZZ_BREEDS),$(eval $(call REL_PROG,asan,replay,\
+	$(FUZZ_SRCS) tests/fuzz/replay.c,$(b))))
+
+.PHONY: fuzz fuzz-merge check-fuzz-replay $(FUZZ_BREEDS:%=fuzz-%)
+fuzz: $(FUZZ_BREEDS:%=fuzz-%)
+# Each breed fuzzes in a scratch copy of its corpus; a divergence leaves
+# the input in $(REL)/fuzz/crash-<breed>-*: keep it in tests/regress/fuzz/.
+$(FUZZ_BREEDS:%=fuzz-%): fuzz-%: $(REL)/fuzz/fuzz-%
+	@mkdir -p $(REL)/fuzz/corpus-$*
+	cp -n $(call FUZZ_CORPUS,$*)/* $(REL)/fuzz/corpus-$*/ 2>/dev/null || :
+	$< $(FUZZ_OPTS) -max_total_time=$(FUZZ_SECONDS) \
+		-artifact_prefix=$(REL)/fuzz/crash-$*- $(REL)/fuzz/corpus-$*
+# Edge coverage only (-use_counters=0): a few dozen inputs per breed.
+fuzz-merge: $(FUZZ_BREEDS:%=$(REL)/fuzz/fuzz-%)
+	set -e; for b in $(BREEDS); do \
+		rm -rf $(REL)/fuzz/merged-$$b; \
+		mkdir -p $(REL)/fuzz/merged-$$b $(REL)/fuzz/corpus-$$b; \
+		$(REL)/fuzz/fuzz-$$b -merge=1 -use_counters=0 $(FUZZ_OPTS) \
+			$(REL)/fuzz/merged-$$b tests/fuzz/corpus/$$b \
+			$$(ls -d $(REL)/fuzz/corpus-$$b $(REL)/fuzz/corpus-$$b-noasm \
+				2>/dev/null); \
+		rm -rf tests/fuzz/corpus/$$b; \
+		cp -r $(REL)/fuzz/merged-$$b tests/fuzz/corpus/$$b; done
+
+check-fuzz-replay: $(FUZZ_BREEDS:%=$(REL)/asan/replay-%)
+	@set -e; for b in $(FUZZ_BREEDS); do c=$${b%-noasm}; \
+		$(REL_ENV_asan) $(REL)/asan/replay-$$b --sweep tests/fuzz/corpus/$$c \
+		$$(ls -d tests/regress/fuzz/$$c 2>/dev/null); done
+
+# --- bug patterns --------------------------------------------------------
+
+$(foreach f,asan asan-clang,$(foreach b,$(BREEDS),\
+	$(eval $(call REL_PROG,$(f),regress,tests/regress/regress.c,$(b)))))
+
+.PHONY: check-regress
+check-regress: $(BREEDS:%=$(REL)/asan/regress-%) \
+		$(BREEDS:%=$(REL)/asan-clang/regress-%)
+	@set -e; for f in asan asan-clang; do for b in $(BREEDS); do \
+		$(REL_ENV_asan) $(REL)/$$f/regress-$$b all; done; done
+
+# --- memory ordering -----------------------------------------------------
+
+$(foreach f,tsan tsan-gcc,$(foreach b,$(BREEDS),\
+	$(eval $(call REL_PROG,$(f),ordering,tests/stress/ordering.c,$(b)))))
+
+# Each mode must pass; each mutant-* mode must make TSan report a race.
+REL_ORDERING = set -e; for b in $(BREEDS); do \
+	for m in put publish; do \
+		$(REL_ENV_tsan) $(REL)/$(1)/ordering-$$b $$m; done; \
+	for m in put publish; do \
+		if $(REL_ENV_tsan):symbolize=0 $(REL)/$(1)/ordering-$$b mutant-$$m \
+			> $(REL)/$(1)/mutant.log 2>&1; then \
+			echo "ordering-$$b mutant-$$m: TSan saw nothing"; exit 1; fi; \
+		grep -q 'ThreadSanitizer: data race' $(REL)/$(1)/mutant.log || \
+			{ cat $(REL)/$(1)/mutant.log; exit 1; }; \
+		echo "ordering-$$b mutant-$$m: TSan reports the race, as it must"; \
+	done; done
+
+.PHONY: check-ordering
+check-ordering: $(BREEDS:%=$(REL)/tsan/ordering-%) \
+		$(BREEDS:%=$(REL)/tsan-gcc/ordering-%)
+	@$(call REL_ORDERING,tsan)
+	@$(call REL_ORDERING,tsan-gcc)
+
+CHECK_TARGETS += check-fuzz-replay check-regress check-ordering
+
+# --- race stress ---------------------------------------------------------
+
+# Operations per breed and sanitizer build: 4 breeds x 2.5e7 = 10^8 each.
+STRESS_OPS ?= 25000000
+STRESS_THREADS ?= 4
+STRESS_CTL_OPS := 2000000
+
+$(foreach f,asan tsan,$(foreach b,$(BREEDS),\
+	$(eval $(call REL_PROG,$(f),stress,tests/stress/stress.c,$(b)))))
+
+# The stress runs, then the control (an injected extra put must be caught),
+# then the real wrap-around loop: 2^32 - 1 leaked gets per breed.
+.PHONY: stress stress-asan stress-tsan stress-wrap
+stress: stress-asan stress-tsan stress-wrap
+define REL_STRESS
+stress-$(1): $(BREEDS:%=$(REL)/$(1)/stress-%)
+	@set -e; for b in $(BREEDS); do \
+		/usr/bin/time -f "  ($(1): %e s)" env $(REL_ENV_$(1)) \
+			$(REL)/$(1)/stress-$$$$b $$(STRESS_OPS) $$(STRESS_THREADS); \
+		done; \
+	if env STRESS_INJECT_BUG=1 $(REL_ENV_$(1)) $(REL)/$(1)/stress-saturating \
+		$(STRESS_CTL_OPS) $$(STRESS_THREADS) > $(REL)/$(1)/ctl.log 2>&1; \
+	then echo "stress control: the injected bug went unseen"; exit 1; fi; \
+	echo "stress control ($(1)): the injected extra put is caught:"; \
+	grep -m3 -e 'stress-' $(REL)/$(1)/ctl.log | sed 's/^/  /'
+endef
+$(eval $(call REL_STRESS,asan))
+$(eval $(call REL_STRESS,tsan))
+stress-wrap: $(BREEDS:%=stress-wrap-%)
+.PHONY: $(BREEDS:%=stress-wrap-%)
+$(BREEDS:%=stress-wrap-%): stress-wrap-%: $(REL)/asan/regress-%
+	@/usr/bin/time -f "  (wrap-full $*: %e s)" env $(REL_ENV_asan) $< wrap-full
+
+# --- three architectures -------------------------------------------------
+#
+# Cross-built with Debian's cross compilers, run with qemu-user.  The unit
+# suite needs the foreign Criterion: Debian's libcriterion3:arm64/:i386 and
+# their libraries are downloaded (`apt-get download`, after
+# `dpkg --add-architecture`) and unpacked into a private sysroot under
+# $(REL)/qemu/, not installed: installing them with multiarch needs the
+# foreign packages at exactly the host's versions of libssl3, libpcre2 and
+# the rest, which mirrors in mid-sync often can't give.  Criterion re-executes
+# itself for every test (BoxFort: execve of /proc/self/exe), which the host
+# kernel can only do for a foreign binary through binfmt_misc;
+# tests/qemu/qemu-exec.c, preloaded into the guest, sends that execve to
+# qemu instead, so no binfmt registration is needed.
+#
+#   qemu-aarch64      -march=armv8-a: the fast breed's LL/SC loop,
+#                     run on an ARMv8.0 CPU (QEMU_CPU=cortex-a57, no LSE)
+#   qemu-aarch64-lse  -march=armv8.1-a: LDADD, run with QEMU_CPU=max
+#   qemu-i386         i686: the fast breed's x86 asm in 32-bit mode
+
+REL_QEMU_VARIANTS := qemu-aarch64 qemu-aarch64-lse qemu-i386
+REL_QEMU_PKGS := libcriterion3 libcriterion-dev libffi8 libgit2-1.5 \
+	libgssapi-krb5-2 libhttp-parser2.9 libk5crypto3 libkrb5-3 \
+	libkrb5support0 libmbedcrypto7 libmbedtls14 libmbedx509-1 \
+	libnanomsg5 libpcre2-8-0 libssh2-1 libssl3 libcom-err2 \
+	libkeyutils1 zlib1g
+REL_QEMU_NEED := $(REL)/qemu/.need
+
+# per variant: Debian architecture, triplet, cross gcc, -march, qemu, CPU
+REL_DEB_qemu-aarch64 := arm64
+REL_TRIPLET_qemu-aarch64 := aarch64-linux-gnu
+REL_GCC_qemu-aarch64 := aarch64-linux-gnu-gcc
+REL_MARCH_qemu-aarch64 := -march=armv8-a
+REL_QEMU_qemu-aarch64 := qemu-aarch64
+REL_CPU_qemu-aarch64 := cortex-a57
+REL_DEB_qemu-aarch64-lse := arm64
+REL_TRIPLET_qemu-aarch64-lse := aarch64-linux-gnu
+REL_GCC_qemu-aarch64-lse := aarch64-linux-gnu-gcc
+REL_MARCH_qemu-aarch64-lse := -march=armv8.1-a
+REL_QEMU_qemu-aarch64-lse := qemu-aarch64
+REL_CPU_qemu-aarch64-lse := max
+REL_DEB_qemu-i386 := i386
+REL_TRIPLET_qemu-i386 := i386-linux-gnu
+REL_GCC_qemu-i386 := i686-linux-gnu-gcc
+REL_MARCH_qemu-i386 :=
+REL_QEMU_qemu-i386 := qemu-i386
+REL_CPU_qemu-i386 := max
+# i386 guests run on Debian's own libc6:i386, unpacked into the sysroot
+# with Criterion: under qemu-i386 7.2 every program that starts a thread
+# busy-loops forever when it runs on the cross toolchain's libc
+# (libc6-i386-cross 2.36-8cross1), and runs fine on libc6:i386.
+# aarch64 guests run on the cross toolchain's libc.
+REL_EXTRA_PKGS_i386 := libc6
+REL_LDPREFIX_qemu-aarch64 = /usr/aarch64-linux-gnu
+REL_LDPREFIX_qemu-aarch64-lse = /usr/aarch64-linux-gnu
+REL_LDPREFIX_qemu-i386 = $(REL_SR_qemu-i386)
+
+$(REL_QEMU_NEED): | $(REL_NEED)
+	$(NEED) qemu-user gcc-aarch64-linux-gnu gcc-i686-linux-gnu \
+		libc6-dev-arm64-cross libc6-dev-i386-cross dpkg-dev
+	@mkdir -p $(@D) && touch $@
+
+# The foreign Criterion, unpacked into $(REL)/qemu/sysroot-<arch>.
+$(REL)/qemu/sysroot-%/.stamp: | $(REL_QEMU_NEED)
+	@SUDO=$$([ "$$(id -u)" = 0 ] || echo sudo); \
+	if ! dpkg --print-foreign-architectures | grep -qx $*; then \
+		echo "dpkg --add-architecture $*"; \
+		$$SUDO dpkg --add-architecture $* && \
+		{ $$SUDO apt-get update -qq || :; }; fi
+	rm -rf $(@D) && mkdir -p $(@D)/debs
+	cd $(@D)/debs && apt-get download -q \
+		$(REL_QEMU_PKGS:%=%:$*) $(REL_EXTRA_PKGS_$*:%=%:$*)
+	for d in $(@D)/debs/*.deb; do dpkg-deb -x $$d $(@D); done
+	touch $@
+
+REL_QEMU_STRESS_OPS := 400000
+REL_QEMU_LIFETIME_ARGS := 4 20000
+REL_QEMU_TIMEOUT := 300
+REL_QEMU_CRITERION_ARGS := --jobs=2 --short-filename
+
+# REL_QEMU(variant): the cross library, the preload, the launcher, and the
+# flavour used by REL_LIB/REL_PROG for our own programs.
+define REL_QEMU
+REL_SR_$(1) := $(abspath $(REL)/qemu/sysroot-$(REL_DEB_$(1)))
+REL_SRLIB_$(1) := $$(REL_SR_$(1))/usr/lib/$(REL_TRIPLET_$(1)):$$(REL_SR_$(1))/lib/$(REL_TRIPLET_$(1))
+REL_CC_$(1) := $(REL_GCC_$(1))
+REL_FLAGS_$(1) := -O2 -g $(REL_MARCH_$(1))
+REL_NEED_$(1) := $(REL_QEMU_NEED)
+$(REL)/$(1)/qemu-exec.so: tests/qemu/qemu-exec.c | $(REL_QEMU_NEED)
+	@mkdir -p $$(@D)
+	$(REL_GCC_$(1)) $$(REL_BASE) -O2 -shared -fPIC $$< -o $$@ -ldl
+# How to run a program of this variant (also Criterion's re-executions).
+# G_SLICE=always-malloc: qemu 7.2 allocates with GLib's g_slice, whose lock
+# is not fork-safe; a guest fork() while another guest thread translates
+# code then deadlocks the child (seen here with Criterion's runner).
+REL_RUN_$(1) = timeout -k 10 $(REL_QEMU_TIMEOUT) env G_SLICE=always-malloc \
+	QEMU_LD_PREFIX=$$(REL_LDPREFIX_$(1)) \
+	QEMU_CPU=$(REL_CPU_$(1)) LD_LIBRARY_PATH=$$(REL_SRLIB_$(1)) \
+	RELIABILITY_QEMU=/usr/bin/$(REL_QEMU_$(1)) \
+	QEMU_SET_ENV=LD_PRELOAD=$(abspath $(REL)/$(1)/qemu-exec.so) \
+	$(REL_QEMU_$(1))
+# tests/tests.mk's variant machinery builds the Criterion suite.
+T_CC_$(1) := $(REL_GCC_$(1))
+T_SAN_$(1) := $(REL_MARCH_$(1)) -I$$(REL_SR_$(1))/usr/include \
+	-L$$(REL_SR_$(1))/usr/lib/$(REL_TRIPLET_$(1)) \
+	-Wl,-rpath-link,$$(REL_SRLIB_$(1))
+endef
+$(foreach v,$(REL_QEMU_VARIANTS),$(eval $(call REL_QEMU,$(v))))
+$(foreach v,$(REL_QEMU_VARIANTS),$(eval $(call REL_LIB,$(v))))
+$(foreach v,$(REL_QEMU_VARIANTS),$(foreach b,$(BREEDS),\
+	$(eval $(call REL_PROG,$(v),regress,tests/regress/regress.c,$(b)))\
+	$(eval $(call REL_PROG,$(v),stress,tests/stress/stress.c,$(b)))\
+	$(eval $(call REL_PROG,$(v),replay,\
+		$(FUZZ_SRCS) tests/fuzz/replay.c,$(b)))))
+ifdef T_VARIANT
+$(foreach v,$(REL_QEMU_VARIANTS),$(eval $(call T_VARIANT,$(v))))
+endif
+
+# REL_QEMU_CHECK(variant): run everything of one variant.  The unit
+# programs are made by a sub-make once the sysroot (Criterion's headers and
+# libraries) exists.
+define REL_QEMU_CHECK
+.PHONY: check-$(1)
+check-$(1): $(REL)/qemu/sysroot-$(REL_DEB_$(1))/.stamp \
+		$(REL)/$(1)/qemu-exec.so \
+		$(foreach p,regress stress replay,$(BREEDS:%=$(REL)/$(1)/$(p)-%))
+	@test -n "$$(T_BINS_$(1))" || \
+		{ echo "check-$(1): tests/tests.mk gave no unit tests"; exit 1; }
+	@$$(MAKE) -s --no-print-directory $$(T_BINS_$(1)) $$(T_LIFETIME_BINS_$(1))
+	@echo "== $(1): the unit suite"
+	@set -e; for t in $$(T_BINS_$(1)); do echo "== $$$$t"; \
+		$$(REL_RUN_$(1)) $$$$t $(REL_QEMU_CRITERION_ARGS); done; \
+	for t in $$(T_LIFETIME_BINS_$(1)); do echo "== $$$$t"; \
+		$$(REL_RUN_$(1)) $$$$t $(REL_QEMU_LIFETIME_ARGS); done
+	@echo "== $(1): reliability checks"
+	@set -e; for b in $(BREEDS); do \
+		$$(REL_RUN_$(1)) $(REL)/$(1)/replay-$$$$b --sweep tests/fuzz/corpus/$$$$b \
+			$$$$(ls -d tests/regress/fuzz/$$$$b 2>/dev/null); \
+		$$(REL_RUN_$(1)) $(REL)/$(1)/regress-$$$$b all; \
+		$$(REL_RUN_$(1)) $(REL)/$(1)/stress-$$$$b $(REL_QEMU_STRESS_OPS) 4; \
+	done
+endef
+$(foreach v,$(REL_QEMU_VARIANTS),$(eval $(call REL_QEMU_CHECK,$(v))))
+
+.PHONY: check-qemu
+check-qemu: $(REL_QEMU_VARIANTS:%=check-%)
