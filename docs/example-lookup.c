@@ -27,7 +27,8 @@ struct session {
 static struct session *table[NBUCKETS];
 static pthread_mutex_t table_lock = PTHREAD_MUTEX_INITIALIZER;
 
-#define to_session(k) ((struct session *)((char *)(k)-offsetof(struct session, ref)))
+#define to_session(k)                                                          \
+	((struct session *)((char *)(k)-offsetof(struct session, ref)))
 
 /* Called with table_lock held by kref_put_mutex(): unlink, unlock, free. */
 static void session_release(struct kref *kref)

@@ -54,27 +54,27 @@
 #define NB_OPS NB_CAT(nb_breed_, NB_BREED)
 
 #define ____cacheline_aligned __attribute__((aligned(64)))
-#define container_of(ptr, type, member) \
-	((type *)((char *)(ptr) - offsetof(type, member)))
+#define container_of(ptr, type, member)                                        \
+	((type *)((char *)(ptr)-offsetof(type, member)))
 
 /* ---- instrumentation: op counts and object accounting ------------------ */
 
 #ifdef NULLBLK_COUNT_OPS
-#define count_rmw(dev, what) \
+#define count_rmw(dev, what)                                                   \
 	atomic_fetch_add_explicit(&(dev)->what, 1, memory_order_relaxed)
 #else
 #define count_rmw(dev, what) ((void)(dev))
 #endif
 
 #if defined(NULLBLK_COUNT_OPS) || defined(NULLBLK_DEBUG)
-#define count_io(dev) \
+#define count_io(dev)                                                          \
 	atomic_fetch_add_explicit(&(dev)->ios, 1, memory_order_relaxed)
 #else
 #define count_io(dev) ((void)(dev))
 #endif
 
 #ifdef NULLBLK_DEBUG
-#define live_add(dev, what, n) \
+#define live_add(dev, what, n)                                                 \
 	atomic_fetch_add_explicit(&(dev)->what, n, memory_order_relaxed)
 #else
 #define live_add(dev, what, n) ((void)(dev))
@@ -85,13 +85,17 @@
  * builds only) commits that fault once, so the tests can show that ASan and
  * the accounting catch it.
  */
-enum { INJECT_NONE, INJECT_BIO_DOUBLE_FREE, INJECT_RQ_DOUBLE_FREE,
-       INJECT_BIO_LEAK };
+enum {
+	INJECT_NONE,
+	INJECT_BIO_DOUBLE_FREE,
+	INJECT_RQ_DOUBLE_FREE,
+	INJECT_BIO_LEAK
+};
 
 #ifdef NULLBLK_DEBUG
-#define injected(dev, what)                                              \
-	(atomic_load_explicit(&(dev)->inject, memory_order_relaxed) ==   \
-		 (what) &&                                               \
+#define injected(dev, what)                                                    \
+	(atomic_load_explicit(&(dev)->inject, memory_order_relaxed) ==         \
+		 (what) &&                                                     \
 	 atomic_exchange(&(dev)->inject, INJECT_NONE) == (what))
 
 static int inject_from_env(void)
@@ -161,8 +165,8 @@ struct llist_waitq {
 
 static inline void llist_add(struct llist_node *n, struct llist_waitq *q)
 {
-	struct llist_node *first = atomic_load_explicit(&q->head,
-							memory_order_relaxed);
+	struct llist_node *first =
+		atomic_load_explicit(&q->head, memory_order_relaxed);
 
 	do {
 		n->next = first;
@@ -233,7 +237,7 @@ static void mempool_exit(struct mempool *pool)
 static inline void *mempool_alloc(struct mempool *pool)
 {
 	for (;;) {
-		void *e = malloc(pool->size);	/* kmem_cache_alloc */
+		void *e = malloc(pool->size); /* kmem_cache_alloc */
 
 		if (e)
 			return e;
@@ -243,14 +247,13 @@ static inline void *mempool_alloc(struct mempool *pool)
 		pthread_spin_unlock(&pool->lock);
 		if (e)
 			return e;
-		sched_yield();	/* io_schedule() until an element is freed */
+		sched_yield(); /* io_schedule() until an element is freed */
 	}
 }
 
 static inline void mempool_free(void *e, struct mempool *pool)
 {
-	if (__atomic_load_n(&pool->curr_nr, __ATOMIC_RELAXED) <
-	    pool->min_nr) {
+	if (__atomic_load_n(&pool->curr_nr, __ATOMIC_RELAXED) < pool->min_nr) {
 		pthread_spin_lock(&pool->lock);
 		if (pool->curr_nr < pool->min_nr) {
 			pool->elements[pool->curr_nr++] = e;
@@ -272,8 +275,8 @@ struct bio {
 	uint32_t bi_size;
 	bool bi_write;
 	int bi_status;
-	struct nb_kiocb *bi_private;	/* the kiocb (the dio) */
-	struct nb_task *bi_task;	/* whom ki_complete wakes */
+	struct nb_kiocb *bi_private; /* the kiocb (the dio) */
+	struct nb_task *bi_task; /* whom ki_complete wakes */
 	struct nb_dev *bi_dev;
 };
 
@@ -288,7 +291,7 @@ struct blkcg_gq {
 };
 
 struct io_context {
-	refcount_t refcount;	/* atomic_long_t in the kernel */
+	refcount_t refcount; /* atomic_long_t in the kernel */
 	refcount_t active_ref;
 };
 
@@ -304,14 +307,14 @@ enum { MQ_RQ_IDLE, MQ_RQ_IN_FLIGHT };
 
 /* A request; with queue_mode=0 the same struct plays null_blk's nullb_cmd. */
 struct request {
-	struct llist_node ll;		/* on the completion queue */
+	struct llist_node ll; /* on the completion queue */
 	struct bio *bio;
 	struct blk_mq_hw_ctx *hctx;
-	struct blkcg_gq *blkg;		/* request_list's blkg (legacy) */
-	struct io_context *ioc;		/* the elevator's icq->ioc */
-	uint64_t deadline;		/* irqmode=2 */
+	struct blkcg_gq *blkg; /* request_list's blkg (legacy) */
+	struct io_context *ioc; /* the elevator's icq->ioc */
+	uint64_t deadline; /* irqmode=2 */
 	unsigned int tag;
-	atomic_int state;		/* NULLBLK_DEBUG */
+	atomic_int state; /* NULLBLK_DEBUG */
 };
 
 /* One bitmap word per cache line, as sbitmap spreads its words. */
@@ -327,7 +330,7 @@ struct blk_mq_hw_ctx {
 	struct nb_dev *dev;
 	unsigned int depth, nr_words;
 	struct sbitmap_word *map;
-	struct request *rqs;		/* static requests, one per tag */
+	struct request *rqs; /* static requests, one per tag */
 	struct llist_waitq cq ____cacheline_aligned;
 	atomic_bool stop;
 	bool has_thread;
@@ -340,7 +343,7 @@ struct nb_task {
 	struct io_context *ioc;
 	unsigned int tag_hint;
 	struct nb_task *next_task;
-	struct llist_node *ready;	/* reaped, not yet handed to fio */
+	struct llist_node *ready; /* reaped, not yet handed to fio */
 	struct llist_waitq done ____cacheline_aligned; /* the aio ring */
 };
 
@@ -348,14 +351,14 @@ struct nb_dev {
 	struct nb_opts o;
 	unsigned int nr_hctx;
 	struct blk_mq_hw_ctx *hctx;
-	pthread_spinlock_t queue_lock;	/* legacy request_queue lock */
+	pthread_spinlock_t queue_lock; /* legacy request_queue lock */
 	struct mempool bio_pool, rq_pool;
 	struct blk_queue_tag *bqt;
 	struct bsg_device *bsg;
 	struct blkcg_gq *blkg;
 	struct xen_blkif *blkif;
 	pthread_mutex_t task_lock;
-	struct nb_task *tasks;		/* freed with the device */
+	struct nb_task *tasks; /* freed with the device */
 	unsigned long saturations_before;
 	_Atomic uint64_t ios ____cacheline_aligned;
 	_Atomic uint64_t io_rmws;
@@ -369,7 +372,7 @@ struct nb_dev {
 static inline void bio_init(struct bio *bio)
 {
 	bio->bi_flags = 0;
-	refcount_set(&bio->__bi_cnt, 1);	/* a store, not an RMW */
+	refcount_set(&bio->__bi_cnt, 1); /* a store, not an RMW */
 }
 
 static inline struct bio *bio_alloc(struct nb_dev *dev)
@@ -398,8 +401,7 @@ static inline void bio_free(struct bio *bio)
  * count it (NULLBLK_COUNT_OPS) in @ctr: io_rmws or setup_rmws.
  */
 #define counted_inc(dev, ctr, r) (count_rmw(dev, ctr), refcount_inc(r))
-#define counted_put(dev, ctr, r) \
-	(count_rmw(dev, ctr), refcount_dec_and_test(r))
+#define counted_put(dev, ctr, r) (count_rmw(dev, ctr), refcount_dec_and_test(r))
 
 static inline void bio_get(struct bio *bio)
 {
@@ -422,7 +424,7 @@ static inline void blkg_get(struct nb_dev *dev, struct blkcg_gq *blkg)
 static inline void blkg_put(struct nb_dev *dev, struct blkcg_gq *blkg)
 {
 	if (counted_put(dev, io_rmws, &blkg->refcnt))
-		free(blkg);			/* __blkg_release */
+		free(blkg); /* __blkg_release */
 }
 
 static inline void get_io_context(struct nb_dev *dev, struct io_context *ioc)
@@ -444,7 +446,7 @@ static inline void xen_blkif_get(struct nb_dev *dev, struct xen_blkif *blkif)
 static inline void xen_blkif_put(struct nb_dev *dev, struct xen_blkif *blkif)
 {
 	if (counted_put(dev, io_rmws, &blkif->refcnt))
-		free(blkif);			/* schedule_work(free_work) */
+		free(blkif); /* schedule_work(free_work) */
 }
 
 /* setup-time operations: counted apart from the I/O path */
@@ -524,7 +526,7 @@ static inline void ki_complete(struct nb_task *t, struct nb_kiocb *iocb,
 			       int res)
 {
 	iocb->res = res;
-	llist_add(&iocb->node, &t->done);	/* the iocb is fio's again */
+	llist_add(&iocb->node, &t->done); /* the iocb is fio's again */
 }
 
 /*
@@ -551,7 +553,7 @@ static inline void bio_endio(struct bio *bio)
 		break;
 	case NB_PATH_XEN_BLKBACK:
 		/* end_block_io_op -> __end_block_io_op, then bio_put */
-		ki_complete(t, iocb, res);	/* make_response */
+		ki_complete(t, iocb, res); /* make_response */
 		xen_blkif_put(dev, dev->blkif);
 		bio_put(bio);
 		break;
@@ -587,7 +589,7 @@ static inline void free_request(struct nb_dev *dev, struct request *rq)
 	if (dev->o.queue_mode == NULL_Q_RQ) {
 		pthread_spin_lock(&dev->queue_lock);
 		if (rq->blkg)
-			blkg_put(dev, rq->blkg);	/* blk_put_rl */
+			blkg_put(dev, rq->blkg); /* blk_put_rl */
 		live_add(dev, live_rqs, -1);
 		mempool_free(rq, &dev->rq_pool);
 		pthread_spin_unlock(&dev->queue_lock);
@@ -624,8 +626,8 @@ static void *completion_thread(void *arg)
 			continue;
 		}
 		while (n) {
-			struct request *rq = container_of(n, struct request,
-							  ll);
+			struct request *rq =
+				container_of(n, struct request, ll);
 
 			n = n->next;
 			if (timer) {
@@ -752,7 +754,7 @@ static bool nb_submit(struct nb_task *t, struct nb_kiocb *iocb)
 		submit_bio(t, &stack_bio);
 		if (nb_reap(t, 1, 1, &done) != 1 || done != iocb)
 			nb_bug("psync woke for another I/O", iocb);
-		live_add(dev, live_bios, -1);	/* bio_uninit */
+		live_add(dev, live_bios, -1); /* bio_uninit */
 		return true;
 	}
 	case NB_PATH_XEN_BLKBACK:
@@ -765,7 +767,7 @@ static bool nb_submit(struct nb_task *t, struct nb_kiocb *iocb)
 	bio = bio_alloc(dev);
 	bio_setup(bio, t, iocb);
 	if (dev->o.path == NB_PATH_LIBAIO_414)
-		bio_get(bio);	/* extra ref for the completion handler */
+		bio_get(bio); /* extra ref for the completion handler */
 	submit_bio(t, bio);
 	return false;
 }
@@ -777,8 +779,8 @@ static unsigned int nb_reap(struct nb_task *t, unsigned int min,
 
 	for (;;) {
 		while (n < max && t->ready) {
-			out[n++] = container_of(t->ready, struct nb_kiocb,
-						node);
+			out[n++] =
+				container_of(t->ready, struct nb_kiocb, node);
 			t->ready = t->ready->next;
 		}
 		if (n == max)
@@ -852,8 +854,8 @@ static struct nb_dev *nb_dev_create(const struct nb_opts *o, const char **err)
 	int min_nr = (int)(depth * dev->nr_hctx);
 
 	dev->hctx = calloc(dev->nr_hctx, sizeof(*dev->hctx));
-	if (!dev->hctx || mempool_init(&dev->bio_pool, min_nr,
-				       sizeof(struct bio)) ||
+	if (!dev->hctx ||
+	    mempool_init(&dev->bio_pool, min_nr, sizeof(struct bio)) ||
 	    (o->queue_mode == NULL_Q_RQ &&
 	     mempool_init(&dev->rq_pool, min_nr, sizeof(struct request))))
 		goto nomem;
@@ -863,8 +865,8 @@ static struct nb_dev *nb_dev_create(const struct nb_opts *o, const char **err)
 		hctx->dev = dev;
 		hctx->depth = depth;
 		hctx->nr_words = (depth + 63) / 64;
-		hctx->map = aligned_alloc(64, hctx->nr_words *
-					  sizeof(*hctx->map));
+		hctx->map =
+			aligned_alloc(64, hctx->nr_words * sizeof(*hctx->map));
 		hctx->rqs = aligned_alloc(64, depth * sizeof(*hctx->rqs));
 		if (!hctx->map || !hctx->rqs)
 			goto nomem;
@@ -884,9 +886,9 @@ static struct nb_dev *nb_dev_create(const struct nb_opts *o, const char **err)
 	/* ... every further queue shares it */
 	for (unsigned int i = 1; i < dev->nr_hctx; i++)
 		setup_get(dev, &dev->bqt->refcnt);
-	refcount_set(&dev->bsg->ref_count, 1);	/* bsg_add_device */
-	refcount_set(&dev->blkif->refcnt, 1);	/* xen_blkif_alloc */
-	refcount_set(&dev->blkg->refcnt, 1);	/* blkg_create: blkcg's ref */
+	refcount_set(&dev->bsg->ref_count, 1); /* bsg_add_device */
+	refcount_set(&dev->blkif->refcnt, 1); /* xen_blkif_alloc */
+	refcount_set(&dev->blkg->refcnt, 1); /* blkg_create: blkcg's ref */
 
 	for (unsigned int i = 0; i < dev->nr_hctx; i++) {
 		struct blk_mq_hw_ctx *hctx = &dev->hctx[i];
@@ -928,14 +930,14 @@ static void nb_dev_destroy(struct nb_dev *dev, struct nb_stats *st)
 	}
 	/* release the setup references; the last put frees */
 	for (unsigned int i = 0; i < dev->nr_hctx; i++)
-		if (setup_put(dev, &dev->bqt->refcnt))	/* blk_free_tags */
+		if (setup_put(dev, &dev->bqt->refcnt)) /* blk_free_tags */
 			free(dev->bqt);
 	if (setup_put(dev, &dev->bsg->ref_count))
 		free(dev->bsg);
 	/* xen_blkif_disconnect */
 	if (setup_put(dev, &dev->blkif->refcnt))
 		free(dev->blkif);
-	if (setup_put(dev, &dev->blkg->refcnt))		/* blkg_destroy */
+	if (setup_put(dev, &dev->blkg->refcnt)) /* blkg_destroy */
 		free(dev->blkg);
 	while (dev->tasks) {
 		struct nb_task *t = dev->tasks;
@@ -981,7 +983,7 @@ static struct nb_task *nb_task_open(struct nb_dev *dev, unsigned int index)
 	}
 	refcount_set(&t->ioc->refcount, 1);
 	refcount_set(&t->ioc->active_ref, 1);
-	setup_get(dev, &dev->bsg->ref_count);	/* __bsg_get_device */
+	setup_get(dev, &dev->bsg->ref_count); /* __bsg_get_device */
 	pthread_mutex_lock(&dev->task_lock);
 	t->next_task = dev->tasks;
 	dev->tasks = t;
@@ -999,9 +1001,9 @@ static void nb_task_close(struct nb_task *t)
 {
 	struct nb_dev *dev = t->dev;
 
-	put_io_context_active(dev, t->ioc);	/* exit_io_context */
+	put_io_context_active(dev, t->ioc); /* exit_io_context */
 	t->ioc = NULL;
-	if (setup_put(dev, &dev->bsg->ref_count))	/* bsg_put_device */
+	if (setup_put(dev, &dev->bsg->ref_count)) /* bsg_put_device */
 		nb_bug("bsg_device freed while the device is up", dev->bsg);
 }
 

@@ -24,7 +24,7 @@ static const struct nb_breed_ops *const breeds[NB_NR_BREEDS] = {
 	[NB_BREED_SATURATING] = &nb_breed_saturating,
 };
 
-#define NB_OPT(nm, ln, field, hlp, dflt)                                      \
+#define NB_OPT(nm, ln, field, hlp, dflt)                                       \
 	.name = nm, .lname = ln, .off1 = offsetof(struct nb_opts, field),      \
 	.help = hlp, .def = dflt, .category = FIO_OPT_C_ENGINE,                \
 	.group = FIO_OPT_G_INVALID
@@ -139,8 +139,8 @@ static bool same_opts(const struct nb_opts *a, const struct nb_opts *b)
 	       a->submit_queues == b->submit_queues &&
 	       a->hw_queue_depth == b->hw_queue_depth &&
 	       a->irqmode == b->irqmode &&
-	       a->completion_nsec == b->completion_nsec &&
-	       a->path == b->path && a->breed == b->breed;
+	       a->completion_nsec == b->completion_nsec && a->path == b->path &&
+	       a->breed == b->breed;
 }
 
 static struct nb_devref *devref_get(const struct nb_opts *o, const char **err)
@@ -175,8 +175,8 @@ out:
 }
 
 static const char *const path_names[NB_NR_PATHS] = {
-	"psync", "libaio-4.14", "libaio-5.4", "legacy-blkcg", "bfq-ioc",
-	"xen-blkback",
+	"psync",	"libaio-4.14", "libaio-5.4",
+	"legacy-blkcg", "bfq-ioc",     "xen-blkback",
 };
 
 /* The last user tears the device down and reports what it counted. */
@@ -199,18 +199,17 @@ static void devref_put(struct nb_devref *d)
 	/* stderr: stdout may be fio's JSON */
 	if (st.counted)
 		log_err("nullblk: path=%s refcount=%s: %llu I/Os, "
-			 "%llu refcount RMWs on the I/O path (%.3f per I/O), "
-			 "%llu at open/close\n",
-			 path_names[d->o.path], d->ops->name,
-			 (unsigned long long)st.ios,
-			 (unsigned long long)st.io_rmws,
-			 st.ios ? (double)st.io_rmws / (double)st.ios : 0.0,
-			 (unsigned long long)st.setup_rmws);
+			"%llu refcount RMWs on the I/O path (%.3f per I/O), "
+			"%llu at open/close\n",
+			path_names[d->o.path], d->ops->name,
+			(unsigned long long)st.ios,
+			(unsigned long long)st.io_rmws,
+			st.ios ? (double)st.io_rmws / (double)st.ios : 0.0,
+			(unsigned long long)st.setup_rmws);
 	if (st.checked)
 		log_err("nullblk: %llu I/Os; bios not freed: %ld, "
-			 "requests not freed: %ld\n",
-			 (unsigned long long)st.ios, st.live_bios,
-			 st.live_rqs);
+			"requests not freed: %ld\n",
+			(unsigned long long)st.ios, st.live_bios, st.live_rqs);
 	if (st.saturations)
 		log_err("nullblk: %lu refcount_t warnings on this device\n",
 			st.saturations);
@@ -247,8 +246,8 @@ static int fio_nullblk_init(struct thread_data *td)
 	j = calloc(1, sizeof(*j));
 	if (!j)
 		return 1;
-	j->events = calloc(td->o.iodepth ? td->o.iodepth : 1,
-			   sizeof(*j->events));
+	j->events =
+		calloc(td->o.iodepth ? td->o.iodepth : 1, sizeof(*j->events));
 	j->devref = devref_get(o, &err);
 	if (!j->events || !j->devref) {
 		log_err("nullblk: %s\n", err ? err : "out of memory");
@@ -292,7 +291,7 @@ static enum fio_q_status fio_nullblk_queue(struct thread_data *td,
 
 	fio_ro_check(td, io_u);
 	if (io_u->ddir != DDIR_READ && io_u->ddir != DDIR_WRITE)
-		return FIO_Q_COMPLETED;	/* null_blk has no cache to flush */
+		return FIO_Q_COMPLETED; /* null_blk has no cache to flush */
 
 	iocb->pos = io_u->offset;
 	iocb->len = (uint32_t)io_u->xfer_buflen;
@@ -312,8 +311,8 @@ static enum fio_q_status fio_nullblk_queue(struct thread_data *td,
 
 static int fio_nullblk_getevents(struct thread_data *td, unsigned int min,
 				 unsigned int max,
-				 const struct timespec __attribute__((unused))
-				 * t)
+				 const struct timespec __attribute__((unused)) *
+					 t)
 {
 	struct nb_job *j = td->io_ops_data;
 
@@ -330,8 +329,9 @@ static struct io_u *fio_nullblk_event(struct thread_data *td, int event)
 	return io_u;
 }
 
-static int fio_nullblk_io_u_init(struct thread_data __attribute__((unused))
-				 * td, struct io_u *io_u)
+static int fio_nullblk_io_u_init(struct thread_data __attribute__((unused)) *
+					 td,
+				 struct io_u *io_u)
 {
 	struct nb_kiocb *iocb = calloc(1, sizeof(*iocb));
 
@@ -342,22 +342,22 @@ static int fio_nullblk_io_u_init(struct thread_data __attribute__((unused))
 	return 0;
 }
 
-static void fio_nullblk_io_u_free(struct thread_data __attribute__((unused))
-				  * td, struct io_u *io_u)
+static void fio_nullblk_io_u_free(struct thread_data __attribute__((unused)) *
+					  td,
+				  struct io_u *io_u)
 {
 	free(io_u->engine_data);
 	io_u->engine_data = NULL;
 }
 
-static int fio_nullblk_file_noop(struct thread_data __attribute__((unused))
-				 * td, struct fio_file
-				 __attribute__((unused)) * f)
+static int fio_nullblk_file_noop(struct thread_data __attribute__((unused)) *
+					 td,
+				 struct fio_file __attribute__((unused)) * f)
 {
 	return 0;
 }
 
-__attribute__((visibility("default")))
-struct ioengine_ops ioengine = {
+__attribute__((visibility("default"))) struct ioengine_ops ioengine = {
 	.name = "nullblk",
 	.version = FIO_IOOPS_VERSION,
 	.flags = FIO_DISKLESSIO | FIO_NODISKUTIL | FIO_ASYNCIO_SETS_ISSUE_TIME,

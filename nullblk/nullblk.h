@@ -23,12 +23,12 @@ enum { NULL_IRQ_NONE = 0, NULL_IRQ_SOFTIRQ = 1, NULL_IRQ_TIMER = 2 };
 
 /* path=: which kernel path's counter traffic an I/O carries */
 enum nb_path {
-	NB_PATH_PSYNC,		/* __blkdev_direct_IO_simple: on-stack bio */
-	NB_PATH_LIBAIO_414,	/* __blkdev_direct_IO 4.14: bio_get + 2 puts */
-	NB_PATH_LIBAIO_54,	/* after 531724abc3bf: no extra bio ref */
-	NB_PATH_LEGACY_BLKCG,	/* blk_get_rl/blk_put_rl: blkg get/put */
-	NB_PATH_BFQ_IOC,	/* BFQ/CFQ: get/put_io_context per request */
-	NB_PATH_XEN_BLKBACK,	/* xen_blkif_get/put per ring request */
+	NB_PATH_PSYNC, /* __blkdev_direct_IO_simple: on-stack bio */
+	NB_PATH_LIBAIO_414, /* __blkdev_direct_IO 4.14: bio_get + 2 puts */
+	NB_PATH_LIBAIO_54, /* after 531724abc3bf: no extra bio ref */
+	NB_PATH_LEGACY_BLKCG, /* blk_get_rl/blk_put_rl: blkg get/put */
+	NB_PATH_BFQ_IOC, /* BFQ/CFQ: get/put_io_context per request */
+	NB_PATH_XEN_BLKBACK, /* xen_blkif_get/put per ring request */
 	NB_NR_PATHS
 };
 
@@ -67,12 +67,12 @@ struct llist_node {
  * list) and never touches it afterwards.
  */
 struct nb_kiocb {
-	struct llist_node node;	/* on the task's completion list */
+	struct llist_node node; /* on the task's completion list */
 	void *io_u;
 	uint64_t pos;
 	uint32_t len;
 	bool write;
-	int res;		/* 0 or -errno, set before ki_complete */
+	int res; /* 0 or -errno, set before ki_complete */
 };
 
 struct nb_dev;
@@ -80,14 +80,14 @@ struct nb_task;
 
 /* Figures a device reports when it is torn down. */
 struct nb_stats {
-	uint64_t ios;		/* bios submitted */
-	uint64_t io_rmws;	/* refcount RMWs on the I/O path (COUNT_OPS) */
-	uint64_t setup_rmws;	/* refcount RMWs at open/close (COUNT_OPS) */
-	long live_bios;		/* allocated and not freed (DEBUG) */
-	long live_rqs;		/* allocated and not freed (DEBUG) */
+	uint64_t ios; /* bios submitted */
+	uint64_t io_rmws; /* refcount RMWs on the I/O path (COUNT_OPS) */
+	uint64_t setup_rmws; /* refcount RMWs at open/close (COUNT_OPS) */
+	long live_bios; /* allocated and not freed (DEBUG) */
+	long live_rqs; /* allocated and not freed (DEBUG) */
 	unsigned long saturations; /* refcount_report_count(), all types */
-	bool counted;		/* built with NULLBLK_COUNT_OPS */
-	bool checked;		/* built with NULLBLK_DEBUG */
+	bool counted; /* built with NULLBLK_COUNT_OPS */
+	bool checked; /* built with NULLBLK_DEBUG */
 };
 
 struct nb_breed_ops {
@@ -105,7 +105,7 @@ struct nb_breed_ops {
 			     unsigned int max, struct nb_kiocb **out);
 };
 
-extern const struct nb_breed_ops nb_breed_atomic, nb_breed_fast,
-	nb_breed_full, nb_breed_saturating;
+extern const struct nb_breed_ops nb_breed_atomic, nb_breed_fast, nb_breed_full,
+	nb_breed_saturating;
 
 #endif /* NULLBLK_H */

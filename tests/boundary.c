@@ -44,10 +44,18 @@ enum op {
 };
 
 static const char *const op_names[NR_OPS] = {
-	"inc",	      "add(2)",		 "inc_not_zero",
-	"add_not_zero(2)", "inc_not_zero_acquire", "add_not_zero_acquire(2)",
-	"dec",	      "dec_and_test",	 "sub_and_test(2)",
-	"dec_if_one", "dec_not_one",	 "dec_and_mutex_lock",
+	"inc",
+	"add(2)",
+	"inc_not_zero",
+	"add_not_zero(2)",
+	"inc_not_zero_acquire",
+	"add_not_zero_acquire(2)",
+	"dec",
+	"dec_and_test",
+	"sub_and_test(2)",
+	"dec_if_one",
+	"dec_not_one",
+	"dec_and_mutex_lock",
 	"dec_and_lock",
 };
 
@@ -57,12 +65,21 @@ static bool has_oldp(enum op op)
 	return op <= OP_SUB_AND_TEST;
 }
 
-enum point { P_0, P_1, P_2, P_MAXM1, P_MAX, P_SAT, P_INT_MAX, P_INT_MIN,
-	     P_UINT_MAX };
+enum point {
+	P_0,
+	P_1,
+	P_2,
+	P_MAXM1,
+	P_MAX,
+	P_SAT,
+	P_INT_MAX,
+	P_INT_MIN,
+	P_UINT_MAX
+};
 
 static const char *const point_names[] = {
-	"0", "1", "2", "MAX-1", "MAX", "SATURATED", "INT_MAX", "INT_MIN",
-	"UINT_MAX",
+	"0",	     "1",	"2",	   "MAX-1",    "MAX",
+	"SATURATED", "INT_MAX", "INT_MIN", "UINT_MAX",
 };
 
 static unsigned int point_value(enum point p)
@@ -112,8 +129,14 @@ struct cell {
 #define SUAF REFCOUNT_SUB_UAF
 #define DLEAK REFCOUNT_DEC_LEAK
 
-#define SAT(ret, type) { true, 0, ret, type }
-#define REL(d, ret, type) { false, d, ret, type }
+#define SAT(ret, type)                                                         \
+	{                                                                      \
+		true, 0, ret, type                                             \
+	}
+#define REL(d, ret, type)                                                      \
+	{                                                                      \
+		false, d, ret, type                                            \
+	}
 
 struct row {
 	enum op op;
@@ -121,10 +144,19 @@ struct row {
 	struct cell c[NR_BREEDS]; /* atomic, fast, full, saturating */
 };
 
-#define ALL(x) { x, x, x, x }
-#define BREEDS(a, x, f, s) { a, x, f, s }
+#define ALL(x)                                                                 \
+	{                                                                      \
+		x, x, x, x                                                     \
+	}
+#define BREEDS(a, x, f, s)                                                     \
+	{                                                                      \
+		a, x, f, s                                                     \
+	}
 /* The three checking breeds agree, atomic wraps silently by @d. */
-#define CHECKED(d, ret, chk) { REL(d, ret, NONE), chk, chk, chk }
+#define CHECKED(d, ret, chk)                                                   \
+	{                                                                      \
+		REL(d, ret, NONE), chk, chk, chk                               \
+	}
 
 static const struct row rows[] = {
 	/* inc: the full breed refuses 0, fast and atomic take it. */
@@ -287,7 +319,8 @@ static pthread_spinlock_t spin;
 
 /* The plain form of an operation, or its __refcount_*() form with @oldp. */
 #define FORM(name, ...)                                                        \
-	(oldp ? __refcount_##name(__VA_ARGS__, oldp) : refcount_##name(__VA_ARGS__))
+	(oldp ? __refcount_##name(__VA_ARGS__, oldp) :                         \
+		refcount_##name(__VA_ARGS__))
 
 /* Run @op on @r; with @oldp, the __refcount_*() form. */
 static int run_op(enum op op, refcount_t *r, int *oldp)
@@ -449,9 +482,9 @@ Test(boundary, set_read)
  */
 Test(boundary, sub_and_test_0_at_0, .init = setup)
 {
-	static const struct cell want[NR_BREEDS] = BREEDS(
-		REL(0, RT, NONE), REL(0, RT, NONE), REL(0, RT, NONE),
-		SAT(RF, SUAF));
+	static const struct cell want[NR_BREEDS] =
+		BREEDS(REL(0, RT, NONE), REL(0, RT, NONE), REL(0, RT, NONE),
+		       SAT(RF, SUAF));
 	const struct cell *c = &want[THIS_BREED];
 	struct report_counts before;
 	const char *why;
@@ -484,10 +517,10 @@ Test(boundary, add_not_zero_limited_acquire, .init = setup)
 	static const struct {
 		int start, i, limit, ret, final;
 	} cases[] = {
-		{ 0, 1, 10, 0, 0 },   { 1, 1, 10, 1, 2 },
-		{ 9, 1, 10, 1, 10 },  { 10, 1, 10, 0, 10 },
-		{ 8, 3, 10, 0, 8 },   { 7, 3, 10, 1, 10 },
-		{ 5, 1, 5, 0, 5 },    { INT_MAX - 1, 1, INT_MAX, 1, INT_MAX },
+		{ 0, 1, 10, 0, 0 },  { 1, 1, 10, 1, 2 },
+		{ 9, 1, 10, 1, 10 }, { 10, 1, 10, 0, 10 },
+		{ 8, 3, 10, 0, 8 },  { 7, 3, 10, 1, 10 },
+		{ 5, 1, 5, 0, 5 },   { INT_MAX - 1, 1, INT_MAX, 1, INT_MAX },
 	};
 	struct report_counts before;
 	const char *why;

@@ -12,7 +12,7 @@
 #include "lkdtm-table.h"
 
 static const char *const type_names[] = {
-	"REFCOUNT_ADD_NOT_ZERO_OVF", "REFCOUNT_ADD_OVF", "REFCOUNT_ADD_UAF",
+	"REFCOUNT_ADD_NOT_ZERO_OVF", "REFCOUNT_ADD_OVF",  "REFCOUNT_ADD_UAF",
 	"REFCOUNT_SUB_UAF",	     "REFCOUNT_DEC_LEAK",
 };
 
@@ -49,9 +49,10 @@ static void printed(char *buf, size_t len, const struct lkdtm_expect *e)
 	else if (!strncmp(e->msg, "refcount_t: ", 12))
 		snprintf(buf, len, "`%s`", e->msg);
 	else
-		snprintf(buf, len,
-			 "`%s<caller> in <comm>[<pid>], uid/euid: <uid>/<euid>`",
-			 e->msg);
+		snprintf(
+			buf, len,
+			"`%s<caller> in <comm>[<pid>], uid/euid: <uid>/<euid>`",
+			e->msg);
 }
 
 int main(void)
@@ -81,7 +82,8 @@ int main(void)
 	     "line LKDTM's checker would print for that value.  A silent "
 	     "report is\ncounted and handed to the handler but not printed, "
 	     "as the 2017 kernel\nstayed silent there.  The default handler "
-	     "prints the kernel's words as shown,\nfollowed by the counter's address "
+	     "prints the kernel's words as shown,\nfollowed by the counter's "
+	     "address "
 	     "(and the caller, where not shown).\n");
 	puts("Every operation at the boundary values (0, 1, MAX-1, MAX, "
 	     "SATURATED, and\nINT_MAX, INT_MIN, UINT_MAX where the breeds "

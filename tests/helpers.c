@@ -35,9 +35,10 @@ bool report_counts_delta_ok(const struct report_counts *before, int type,
 		unsigned long got = refcount_report_count(t) - before->n[t];
 
 		if (got != want) {
-			snprintf(buf, sizeof(buf),
-				 "report type %d: %lu new reports, expected %lu",
-				 t, got, want);
+			snprintf(
+				buf, sizeof(buf),
+				"report type %d: %lu new reports, expected %lu",
+				t, got, want);
 			*why = buf;
 			return false;
 		}

@@ -125,11 +125,10 @@ Test(kref, put_after_release_does_not_release_again, .init = setup)
 	report_counts_snap(&before);
 	cr_assert_eq(kref_put(&o.ref, release), 0);
 	cr_assert_eq(o.released, 1);
-	cr_assert(report_counts_delta_ok(&before,
-					 THIS_BREED == B_ATOMIC ?
-						 NO_REPORT :
-						 REFCOUNT_SUB_UAF,
-					 1, &why),
+	cr_assert(report_counts_delta_ok(
+			  &before,
+			  THIS_BREED == B_ATOMIC ? NO_REPORT : REFCOUNT_SUB_UAF,
+			  1, &why),
 		  "%s", why);
 }
 

@@ -241,7 +241,8 @@ static void put(struct obj *o, unsigned int how)
 		int freed;
 
 		if (t->spin)
-			freed = kref_put_lock(&o->ref, release_locked, &t->lock);
+			freed = kref_put_lock(&o->ref, release_locked,
+					      &t->lock);
 		else
 			freed = kref_put_mutex(&o->ref, release_locked,
 					       &t->mutex);

@@ -15,6 +15,9 @@
 #ifndef TESTS_LKDTM_TABLE_H
 #define TESTS_LKDTM_TABLE_H
 
+/* The tables are laid out by hand. */
+/* clang-format off */
+
 #include <limits.h>
 #include <stdio.h>
 
@@ -311,5 +314,7 @@ static inline void lkdtm_checker_line(char *buf, size_t len,
 		break;
 	}
 }
+
+/* clang-format on */
 
 #endif /* TESTS_LKDTM_TABLE_H */

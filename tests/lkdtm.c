@@ -198,8 +198,8 @@ static void default_directly(void *arg)
 Test(report, default_called_directly)
 {
 	char out[1024];
-	int status = run_captured(default_directly, NULL, NULL, out,
-				  sizeof(out));
+	int status =
+		run_captured(default_directly, NULL, NULL, out, sizeof(out));
 
 	cr_assert(WIFEXITED(status) && !WEXITSTATUS(status));
 	cr_assert_eq(count_lines(out), 2, "got \"%s\"", out);
@@ -337,7 +337,8 @@ Test(abort, dec_not_one_underflow_aborts)
 	cr_assert(is_report_line(out, MSG_UNDERFLOW), "got \"%s\"", out);
 	assert_abort_follows(out);
 
-	status = run_captured(dec_not_one_on_zero, NULL, NULL, out, sizeof(out));
+	status =
+		run_captured(dec_not_one_on_zero, NULL, NULL, out, sizeof(out));
 	cr_assert(WIFEXITED(status) && !WEXITSTATUS(status));
 	cr_assert_str_eq(strchr(out, '\n') + 1, "continued\n");
 }

@@ -19,8 +19,7 @@
 #endif
 #define FN(name) MIXED_PASTE(name, BREED_SUFFIX)
 
-void FN(mixed_lkdtm_)(enum lkdtm_id id, refcount_t *r,
-		      struct lkdtm_result *res)
+void FN(mixed_lkdtm_)(enum lkdtm_id id, refcount_t *r, struct lkdtm_result *res)
 {
 	lkdtm_scenario(id, r, res);
 }

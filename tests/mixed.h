@@ -20,7 +20,7 @@
 			     struct lkdtm_result *res);                        \
 	/* REFCOUNT_BREED_NAME as the unit saw it. */                          \
 	const char *mixed_breed_name_##b(void);                                \
-	/* kref_put_mutex()/kref_put_lock() of the breed: releases seen. */   \
+	/* kref_put_mutex()/kref_put_lock() of the breed: releases seen. */    \
 	int mixed_kref_##b(void);
 
 MIXED_DECLARE(atomic)

@@ -272,8 +272,8 @@ static enum model_op model_op_of(enum fuzz_op op)
 }
 
 /* Run one operation on the library. */
-static struct outcome run(enum fuzz_op op, bool use_oldp, struct kref *k,
-			  int i, int limit)
+static struct outcome run(enum fuzz_op op, bool use_oldp, struct kref *k, int i,
+			  int limit)
 {
 	refcount_t *r = &k->refcount;
 	struct outcome o = { .ret = true, .old = 0x5a5a5a5a };
@@ -409,7 +409,8 @@ static void step(enum fuzz_op op, bool use_oldp, int c, int32_t i,
 
 	for (int k = 0; k < NCTR; k++)
 		if (refcount_read(&ctr[k].refcount) != m[k].v)
-			diverge(k == c ? "final value" : "other counter's value",
+			diverge(k == c ? "final value" :
+					 "other counter's value",
 				op, c, i, before, m[k].v,
 				refcount_read(&ctr[k].refcount));
 	if (got.ret != want.ret)
@@ -439,7 +440,8 @@ static void step(enum fuzz_op op, bool use_oldp, int c, int32_t i,
 				op, c, i, before, want.reports[t], d);
 		if (handled[t] - before_handled[t] != d)
 			diverge("handler calls vs refcount_report_count()", op,
-				c, i, before, d, handled[t] - before_handled[t]);
+				c, i, before, d,
+				handled[t] - before_handled[t]);
 		if (d && handled_last != &ctr[c].refcount)
 			diverge("counter passed to the handler", op, c, i,
 				before, c, handled_last ? 0 : -1);
@@ -504,8 +506,9 @@ unsigned long fuzz_sweep(void)
 		for (int op = 0; op < NR_OPS; op++)
 			for (int a = 0; a < NR_VALS; a++)
 				for (int l = 0; l < NR_VALS; l++) {
-					bool lim = op == OP_INC_NOT_ZERO_LIMITED_ACQUIRE ||
-						   op == OP_ADD_NOT_ZERO_LIMITED_ACQUIRE;
+					bool lim =
+						op == OP_INC_NOT_ZERO_LIMITED_ACQUIRE ||
+						op == OP_ADD_NOT_ZERO_LIMITED_ACQUIRE;
 
 					if (l && !lim)
 						break;
@@ -513,8 +516,10 @@ unsigned long fuzz_sweep(void)
 					in[NCTR + 1] = (uint8_t)(a << 2);
 					in[NCTR + 2] = (uint8_t)l;
 					for (int old = 0; old < 2; old++) {
-						in[NCTR] = (uint8_t)(op | old << 6);
-						LLVMFuzzerTestOneInput(in, sizeof(in));
+						in[NCTR] = (uint8_t)(op |
+								     old << 6);
+						LLVMFuzzerTestOneInput(
+							in, sizeof(in));
 						n++;
 					}
 				}

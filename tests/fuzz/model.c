@@ -65,8 +65,8 @@ static bool dec_if_one(struct model_counter *c)
 static bool dec_not_one(enum model_breed b, struct model_counter *c,
 			struct model_result *res)
 {
-	uint32_t sat = b == MODEL_SATURATING ? MODEL_INT_MIN_HALF :
-					       MODEL_UINT_MAX;
+	uint32_t sat =
+		b == MODEL_SATURATING ? MODEL_INT_MIN_HALF : MODEL_UINT_MAX;
 
 	if (c->v == sat)
 		return true;
@@ -176,8 +176,8 @@ static bool full_add_not_zero(struct model_counter *c, uint32_t i,
 	return true;
 }
 
-static bool full_inc_not_zero(struct model_counter *c,
-			      struct model_result *res, enum model_report t)
+static bool full_inc_not_zero(struct model_counter *c, struct model_result *res,
+			      enum model_report t)
 {
 	uint32_t new = c->v + 1;
 
@@ -246,8 +246,8 @@ static bool full_op(struct model_counter *c, enum model_op op, int32_t i,
 }
 
 /* §2.2: fetch-then-check; every violation ends SATURATED. */
-static bool saturating_op(struct model_counter *c, enum model_op op,
-			  int32_t i, int32_t limit, struct model_result *res)
+static bool saturating_op(struct model_counter *c, enum model_op op, int32_t i,
+			  int32_t limit, struct model_result *res)
 {
 	uint32_t old = c->v, new;
 

@@ -65,8 +65,8 @@ static void replay(const char *path)
 		if (de->d_name[0] == '.')
 			continue;
 		names = realloc(names, (nr + 1) * sizeof(*names));
-		if (!names || asprintf(&names[nr], "%s/%s", path,
-				       de->d_name) < 0)
+		if (!names ||
+		    asprintf(&names[nr], "%s/%s", path, de->d_name) < 0)
 			exit(2);
 		nr++;
 	}

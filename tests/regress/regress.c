@@ -158,7 +158,8 @@ static void wrap_run(bool full)
 	if (!full) {
 		/* the count after all but the last leaks (see the top) */
 		if (PROTECTED) {
-			refcount_set(&o->kref.refcount, (int)(REFCOUNT_MAX - K));
+			refcount_set(&o->kref.refcount,
+				     (int)(REFCOUNT_MAX - K));
 			leaks = 2 * K;
 		} else {
 			refcount_set(&o->kref.refcount, -K);
@@ -176,13 +177,11 @@ static void wrap_run(bool full)
 #endif
 		return;
 	}
-	CHECK(val(o) == (unsigned int)REFCOUNT_SATURATED, "value %#x",
-	      val(o));
+	CHECK(val(o) == (unsigned int)REFCOUNT_SATURATED, "value %#x", val(o));
 	CHECK(reports[REFCOUNT_ADD_OVF] >= 1, "no ADD_OVF report");
 	wrap_finish(o);
 	CHECK(!o->released, "released %d times", o->released);
-	CHECK(val(o) == (unsigned int)REFCOUNT_SATURATED, "value %#x",
-	      val(o));
+	CHECK(val(o) == (unsigned int)REFCOUNT_SATURATED, "value %#x", val(o));
 	free(o); /* leaked by design; keep LeakSanitizer quiet */
 }
 
@@ -257,8 +256,8 @@ static void test_sticky(void)
 
 	reset_reports();
 	add_up_to(o, max); /* MAX references, all legal */
-	CHECK(val(o) == max && !nr_reports(), "value %#x, %lu reports",
-	      val(o), nr_reports());
+	CHECK(val(o) == max && !nr_reports(), "value %#x, %lu reports", val(o),
+	      nr_reports());
 	for (int k = 0; k < 3; k++) /* 3 more: past MAX */
 		kref_get(&o->kref);
 	if (PROTECTED)
@@ -320,7 +319,8 @@ static void test_lookup(void)
 	if (IS(SATURATING) || IS(FULL)) {
 		CHECK(reports[REFCOUNT_ADD_UAF] == 1, "%lu ADD_UAF reports",
 		      reports[REFCOUNT_ADD_UAF]);
-		CHECK(val(o) == (IS(FULL) ? 0 : (unsigned int)REFCOUNT_SATURATED),
+		CHECK(val(o) ==
+			      (IS(FULL) ? 0 : (unsigned int)REFCOUNT_SATURATED),
 		      "value %#x", val(o));
 	} else {
 		CHECK(!nr_reports() && val(o) == 1, "value %u, %lu reports",
@@ -350,7 +350,7 @@ static void test_double_put(void)
 {
 	pthread_spinlock_t lock;
 	struct obj *o = obj_new();
-	unsigned int want = IS(FULL) ? 0 :
+	unsigned int want = IS(FULL)  ? 0 :
 			    PROTECTED ? (unsigned int)REFCOUNT_SATURATED :
 					UINT_MAX;
 
