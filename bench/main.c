@@ -1287,6 +1287,31 @@ static uint64_t number(const char *s)
 	return v;
 }
 
+/* --suites=LIST: comma-separated suite names; an unknown one is an error. */
+static unsigned int parse_suites(const char *list)
+{
+	unsigned int suites = 0;
+	char buf[256], *save = NULL;
+
+	snprintf(buf, sizeof(buf), "%s", list);
+	for (char *w = strtok_r(buf, ",", &save); w;
+	     w = strtok_r(NULL, ",", &save)) {
+		int k = 0;
+
+		while (k < NR_SUITES && strcmp(w, suite_names[k]))
+			k++;
+		if (k == NR_SUITES)
+			bench_fail("--suites: unknown suite '%s' (suites: "
+				   "timing,contention,objects,codesize)",
+				   w);
+		suites |= 1u << k;
+	}
+	if (!suites)
+		bench_fail("--suites: empty list (suites: "
+			   "timing,contention,objects,codesize)");
+	return suites;
+}
+
 static void parse(int argc, char **argv)
 {
 	long nproc = sysconf(_SC_NPROCESSORS_ONLN);
@@ -1327,19 +1352,21 @@ static void parse(int argc, char **argv)
 			progress = 1;
 		else if (!strcmp(s, "--no-progress"))
 			progress = 0;
-		else if (!strncmp(s, "--suites=", 9)) {
-			opt.suites = 0;
-			for (int k = 0; k < NR_SUITES; k++)
-				if (strstr(v, suite_names[k]))
-					opt.suites |= 1u << k;
-		} else if (!strcmp(s, "-h") || !strcmp(s, "--help")) {
+		else if (!strncmp(s, "--suites=", 9))
+			opt.suites = parse_suites(v);
+		else if (!strcmp(s, "-h") || !strcmp(s, "--help")) {
 			usage(stdout);
 			exit(0);
 		} else {
+			fprintf(stderr, "refcount-bench: unknown option '%s'\n",
+				s);
 			usage(stderr);
 			exit(2);
 		}
 	}
+	if (opt.quick && opt.full)
+		bench_fail(
+			"--quick and --full contradict each other: pick one");
 	if (!opt.rounds)
 		opt.rounds = opt.quick ? 5 : 7;
 	if (opt.rounds < 5 || opt.rounds > MAX_ROUNDS)

@@ -32,7 +32,8 @@ bool __REFCOUNT_SYM(dec_if_one)(refcount_t *r)
 		&r->refs, &val, 0, memory_order_release, memory_order_relaxed);
 }
 
-bool __REFCOUNT_SYM(dec_not_one)(refcount_t *r)
+/* @ip: the caller to name in a report (the user's, not a lock helper's). */
+static bool dec_not_one(refcount_t *r, const void *ip)
 {
 	unsigned int new, val = (unsigned int)atomic_load_explicit(
 				  &r->refs, memory_order_relaxed);
@@ -46,8 +47,7 @@ bool __REFCOUNT_SYM(dec_not_one)(refcount_t *r)
 		if (__refcount_unlikely(new > val)) {
 			/* Its own WARN_ONCE: no saturation, no store. */
 			__refcount_report(r, REFCOUNT_SUB_UAF,
-					  __REFCOUNT_MSG_UNDERFLOW,
-					  __builtin_return_address(0));
+					  __REFCOUNT_MSG_UNDERFLOW, ip);
 			return true;
 		}
 	} while (!atomic_compare_exchange_weak_explicit(
@@ -56,9 +56,14 @@ bool __REFCOUNT_SYM(dec_not_one)(refcount_t *r)
 	return true;
 }
 
+bool __REFCOUNT_SYM(dec_not_one)(refcount_t *r)
+{
+	return dec_not_one(r, __builtin_return_address(0));
+}
+
 bool __REFCOUNT_SYM(dec_and_mutex_lock)(refcount_t *r, pthread_mutex_t *lock)
 {
-	if (refcount_dec_not_one(r))
+	if (dec_not_one(r, __builtin_return_address(0)))
 		return false;
 
 	pthread_mutex_lock(lock);
@@ -71,7 +76,7 @@ bool __REFCOUNT_SYM(dec_and_mutex_lock)(refcount_t *r, pthread_mutex_t *lock)
 
 bool __REFCOUNT_SYM(dec_and_lock)(refcount_t *r, pthread_spinlock_t *lock)
 {
-	if (refcount_dec_not_one(r))
+	if (dec_not_one(r, __builtin_return_address(0)))
 		return false;
 
 	pthread_spin_lock(lock);

@@ -35,6 +35,12 @@ struct kref {
  * @kref: the kref
  *
  * Memory ordering: none (a relaxed store): publish the object afterwards.
+ *
+ * Context: before the object is published; not concurrent with other kref_*() calls on it.
+ *
+ * Misuse: none detected.
+ *
+ * Follows include/linux/kref.h.
  */
 static inline void kref_init(struct kref *kref)
 {
@@ -46,6 +52,12 @@ static inline void kref_init(struct kref *kref)
  * @kref: the kref
  *
  * Return: the count as unsigned int (relaxed; for reports and tests).
+ *
+ * Context: any thread.
+ *
+ * Misuse: none detected.
+ *
+ * Follows include/linux/kref.h.
  */
 static inline unsigned int kref_read(const struct kref *kref)
 {
@@ -58,6 +70,12 @@ static inline unsigned int kref_read(const struct kref *kref)
  *
  * refcount_inc(): relaxed; misuse (a get on 0, overflow) is reported as
  * REFCOUNT_ADD_UAF / REFCOUNT_ADD_OVF by the checking breeds.
+ *
+ * Memory ordering: none (relaxed).
+ *
+ * Context: any thread; lock-free.
+ *
+ * Follows include/linux/kref.h.
  */
 static inline void kref_get(struct kref *kref)
 {
@@ -78,6 +96,10 @@ static inline void kref_get(struct kref *kref)
  * the object is still alive: another thread may have released it since.
  *
  * Misuse: a put below 0 is reported as REFCOUNT_SUB_UAF and never releases.
+ *
+ * Context: any thread; lock-free, plus whatever @release does.
+ *
+ * Follows include/linux/kref.h.
  */
 static inline int kref_put(struct kref *kref, void (*release)(struct kref *))
 {
@@ -100,6 +122,14 @@ static inline int kref_put(struct kref *kref, void (*release)(struct kref *))
  * or finds it 0 and backs off.  @lock must not be held by the caller.
  *
  * Return: 1 if this call released the object, 0 otherwise.
+ *
+ * Memory ordering: RELEASE; ACQUIRE before @release runs.
+ *
+ * Context: may sleep on @lock; @lock must not be held by the caller.
+ *
+ * Misuse: a put below 0 is reported (REFCOUNT_SUB_UAF) and never releases.
+ *
+ * Follows include/linux/kref.h.
  */
 static inline int kref_put_mutex(struct kref *kref,
 				 void (*release)(struct kref *),
@@ -121,6 +151,14 @@ static inline int kref_put_mutex(struct kref *kref,
  * As kref_put_mutex(), with refcount_dec_and_lock().
  *
  * Return: 1 if this call released the object, 0 otherwise.
+ *
+ * Memory ordering: RELEASE; ACQUIRE before @release runs.
+ *
+ * Context: may spin on @lock; @lock must not be held by the caller.
+ *
+ * Misuse: a put below 0 is reported (REFCOUNT_SUB_UAF) and never releases.
+ *
+ * Follows include/linux/kref.h.
  */
 static inline int kref_put_lock(struct kref *kref,
 				void (*release)(struct kref *),
@@ -144,6 +182,12 @@ static inline int kref_put_lock(struct kref *kref,
  * Memory ordering: as refcount_inc_not_zero().
  *
  * Return: non-zero if a reference was taken, 0 if the count was 0.
+ *
+ * Context: any thread, typically under the lookup structure's lock.
+ *
+ * Misuse: as refcount_inc_not_zero() (REFCOUNT_ADD_NOT_ZERO_OVF).
+ *
+ * Follows include/linux/kref.h.
  */
 static inline __refcount_must_check int kref_get_unless_zero(struct kref *kref)
 {

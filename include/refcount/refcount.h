@@ -102,6 +102,16 @@
  * without the underscores: same ordering, return value and reports.  This is
  * the kernel's v5.10 API (commit a435b9a14356), meant for tracing.
  */
+#ifdef __cplusplus
+#error "librefcount is a C11 library (<stdatomic.h> atomics, C linkage); it has no C++ interface"
+#endif
+
+/* A second include with another breed would silently keep the first. */
+#if defined(REFCOUNT_H) && defined(REFCOUNT_BREED) &&                          \
+	REFCOUNT_BREED != __REFCOUNT_INCLUDED_BREED
+#error "<refcount/refcount.h> was already included with another REFCOUNT_BREED: one breed per translation unit"
+#endif
+
 #ifndef REFCOUNT_H
 #define REFCOUNT_H
 
@@ -119,12 +129,16 @@
 
 #if REFCOUNT_BREED == REFCOUNT_BREED_SATURATING
 #include <refcount/breed-saturating.h>
+#define __REFCOUNT_INCLUDED_BREED 4 /* the value, not the macro */
 #elif REFCOUNT_BREED == REFCOUNT_BREED_FULL
 #include <refcount/breed-full.h>
+#define __REFCOUNT_INCLUDED_BREED 3 /* the value, not the macro */
 #elif REFCOUNT_BREED == REFCOUNT_BREED_FAST
 #include <refcount/breed-fast.h>
+#define __REFCOUNT_INCLUDED_BREED 2 /* the value, not the macro */
 #elif REFCOUNT_BREED == REFCOUNT_BREED_ATOMIC
 #include <refcount/breed-atomic.h>
+#define __REFCOUNT_INCLUDED_BREED 1 /* the value, not the macro */
 #else
 #error "REFCOUNT_BREED has an unknown value: define it as REFCOUNT_BREED_SATURATING (default), REFCOUNT_BREED_FULL, REFCOUNT_BREED_FAST or REFCOUNT_BREED_ATOMIC"
 #endif
@@ -204,8 +218,12 @@ static inline void refcount_set_release(refcount_t *r, int n)
  * Memory ordering: none (a relaxed load).  The value may be stale as soon as
  * it is read; use it for reports and tests, not for decisions.
  *
- * Return: the count, as unsigned int as in the kernel (compare it with
- * REFCOUNT_SATURATED, which has the matching type in every breed).
+ * Context: any thread.  Follows include/linux/refcount.h.  Misuse: none.
+ *
+ * Return: the count, as unsigned int as in the kernel.  REFCOUNT_SATURATED
+ * is an int in the atomic, fast and saturating breeds and unsigned in the
+ * full breed, so compare as `(int)refcount_read(r) == (int)REFCOUNT_SATURATED`
+ * to be warning-clean (-Wsign-compare) in every breed.
  */
 static inline unsigned int refcount_read(const refcount_t *r)
 {
@@ -251,6 +269,10 @@ static inline __refcount_must_check bool refcount_add_not_zero(int i,
  * Return: false if the count was 0, true otherwise.
  *
  * Misuse: as refcount_add_not_zero() (REFCOUNT_ADD_NOT_ZERO_OVF).
+ *
+ * Context: any thread; lock-free.
+ *
+ * Follows include/linux/refcount.h.
  */
 static inline __refcount_must_check bool refcount_inc_not_zero(refcount_t *r)
 {
@@ -273,6 +295,8 @@ static inline __refcount_must_check bool refcount_inc_not_zero(refcount_t *r)
  * counter is saturated.
  *
  * Misuse: other breeds as refcount_add_not_zero().  Follows the 2025 kernel.
+ *
+ * Context: any thread; lock-free.
  */
 static inline __refcount_must_check bool
 refcount_add_not_zero_acquire(int i, refcount_t *r)
@@ -286,6 +310,10 @@ refcount_add_not_zero_acquire(int i, refcount_t *r)
  *
  * refcount_add_not_zero_acquire() with @i = 1.  Memory ordering: ACQUIRE on
  * success.  Return and misuse: as there.
+ *
+ * Context: any thread; lock-free.
+ *
+ * Follows include/linux/refcount.h.
  */
 static inline __refcount_must_check bool
 refcount_inc_not_zero_acquire(refcount_t *r)
@@ -306,6 +334,8 @@ refcount_inc_not_zero_acquire(refcount_t *r)
  * use-after-free.") and saturates (full: stays 0; fast and atomic: not
  * detected).  Overflow or a saturated counter reports REFCOUNT_ADD_OVF and
  * saturates (atomic: wraps).
+ *
+ * Follows include/linux/refcount.h.
  */
 static inline void refcount_add(int i, refcount_t *r)
 {
@@ -322,6 +352,8 @@ static inline void refcount_add(int i, refcount_t *r)
  *
  * Misuse: as refcount_add(); the full breed words the 0 case as in 2017,
  * "refcount_t: increment on 0; use-after-free.".
+ *
+ * Follows include/linux/refcount.h.
  */
 static inline void refcount_inc(refcount_t *r)
 {
@@ -344,6 +376,10 @@ static inline void refcount_inc(refcount_t *r)
  * ("underflow; use-after-free.") and returns false: saturating and fast
  * saturate (fast silently), full refuses and leaves the value alone, atomic
  * goes negative unnoticed.
+ *
+ * Context: any thread; lock-free.
+ *
+ * Follows include/linux/refcount.h.
  */
 static inline __refcount_must_check bool refcount_sub_and_test(int i,
 							       refcount_t *r)
@@ -361,6 +397,10 @@ static inline __refcount_must_check bool refcount_sub_and_test(int i,
  * Return: true if this call took the count from 1 to 0; false otherwise.
  *
  * Misuse: as refcount_sub_and_test() (REFCOUNT_SUB_UAF).
+ *
+ * Context: any thread; lock-free.
+ *
+ * Follows include/linux/refcount.h.
  */
 static inline __refcount_must_check bool refcount_dec_and_test(refcount_t *r)
 {
@@ -381,6 +421,10 @@ static inline __refcount_must_check bool refcount_dec_and_test(refcount_t *r)
  * leaking memory." / "refcount_t hit zero at ..."); full lets the value
  * become 0 and warns "decrement hit 0", and refuses to go below 0 with
  * "underflow; use-after-free."; atomic is silent.
+ *
+ * Context: any thread; lock-free.
+ *
+ * Follows include/linux/refcount.h.
  */
 static inline void refcount_dec(refcount_t *r)
 {
@@ -430,6 +474,8 @@ static inline __refcount_must_check bool refcount_dec_if_one(refcount_t *r)
  * means REFCOUNT_SATURATED in the saturating breed and, as in 2017, UINT_MAX
  * in the other three, so the fast breed's INT_MIN / 2 is simply decremented
  * here (the mismatch Will Deacon's 2019 series noted).
+ *
+ * Follows include/linux/refcount.h.
  */
 static inline __refcount_must_check bool refcount_dec_not_one(refcount_t *r)
 {
@@ -453,6 +499,8 @@ static inline __refcount_must_check bool refcount_dec_not_one(refcount_t *r)
  * held, otherwise.
  *
  * Misuse: as refcount_dec_not_one() and refcount_dec_and_test().
+ *
+ * Follows include/linux/refcount.h.
  */
 static inline __refcount_must_check bool
 refcount_dec_and_mutex_lock(refcount_t *r, pthread_mutex_t *lock)
@@ -469,6 +517,13 @@ refcount_dec_and_mutex_lock(refcount_t *r, pthread_mutex_t *lock)
  * spinlock_t; refcount_dec_and_lock_irqsave() has no userspace meaning).
  *
  * Return: true with @lock held if it took the count to 0; false otherwise.
+ *
+ * Memory ordering: RELEASE; ACQUIRE (through @lock and the decrement) when it
+ * returns true.  Context: may spin on @lock; @lock must not be held.
+ *
+ * Misuse: as refcount_dec_not_one() and refcount_dec_and_test().
+ *
+ * Follows include/linux/refcount.h.
  */
 static inline __refcount_must_check bool
 refcount_dec_and_lock(refcount_t *r, pthread_spinlock_t *lock)

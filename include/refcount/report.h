@@ -61,7 +61,8 @@ typedef void (*refcount_report_fn)(refcount_t *r,
  * refcount_report_count() - how many violations of one type were detected
  * @t: the type to read
  *
- * Context: any thread; a relaxed atomic load.
+ * Context: any thread.  Memory ordering: a relaxed atomic load.  Follows no
+ * kernel function (the kernel only warns); it is this library's addition.
  *
  * Return: the number of violations of type @t detected since the process
  * started, by every breed, every thread and every counter.  Counts only grow.
@@ -77,8 +78,9 @@ unsigned long refcount_report_count(enum refcount_saturation_type t);
  * refcount_set_report_handler() - install the report handler
  * @fn: the new handler, or NULL to restore refcount_report_default()
  *
- * Context: any thread; an atomic exchange.  Reports already running in other
- * threads may still call the previous handler.
+ * Context: any thread.  Memory ordering: a sequentially consistent exchange;
+ * reports already running in other threads may still call the previous
+ * handler.  This library's addition: the kernel has no such hook.
  *
  * Return: the previous handler (never NULL), so a caller can chain to it or
  * restore it.
@@ -91,7 +93,8 @@ refcount_report_fn refcount_set_report_handler(refcount_report_fn fn);
  * @t: the violation type
  *
  * Prints the kernel's warning for this violation to stderr the first time it
- * is seen, followed by the counter's address, the breed and the thread:
+ * is seen, followed by the counter's address, the caller (symbol+offset where
+ * the dynamic symbol table has it) and program[pid]:
  * "refcount_t: saturated; leaking memory." for the saturating breed, the
  * 2017 wording (e.g. "refcount_t: increment on 0; use-after-free.") for the
  * full breed, and the 2017 x86 handler's "refcount_t overflow at ..." lines
@@ -100,13 +103,18 @@ refcount_report_fn refcount_set_report_handler(refcount_report_fn fn);
  * saturated one), it prints nothing.  Each (type, message) pair prints once
  * per process, as WARN_ONCE does.
  *
- * If REFCOUNT_ABORT=1 is set in the environment, it calls abort() after
- * printing, like the kernel's panic_on_warn.
+ * If REFCOUNT_ABORT=1 (exactly "1") is set in the environment, it calls
+ * abort() after printing, like the kernel's panic_on_warn.  Like
+ * panic_on_warn it only fires on a report that prints: the silent cases
+ * above are counted but do not abort.  To stop on every detected misuse,
+ * install a handler that aborts.
+ *
+ * Context: thread safe; not async-signal-safe (it uses stdio).  Memory
+ * ordering: none promised.  Follows lib/refcount.c refcount_warn_saturate()
+ * (v5.5+) and, for the fast breed, kernel/panic.c refcount_error_report().
  *
  * Called directly (not from a report) it prints the saturating breed's
  * message for @t.
- *
- * Context: thread safe; async-signal-unsafe (it uses stdio).
  */
 void refcount_report_default(refcount_t *r, enum refcount_saturation_type t);
 

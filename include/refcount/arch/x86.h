@@ -40,7 +40,7 @@
 static __refcount_always_inline void __refcount_fast_asm_add(int i,
 							     refcount_t *r)
 {
-	asm goto("lock addl %1, %0\n\t" __REFCOUNT_X86_CHECK_LT_ZERO
+	__asm__ goto("lock addl %1, %0\n\t" __REFCOUNT_X86_CHECK_LT_ZERO
 		 : /* no outputs */
 		 : "m"(__REFCOUNT_X86_CTR(r)), "ir"(i)
 		 : "memory", "cc"
@@ -56,7 +56,7 @@ neg:
 
 static __refcount_always_inline void __refcount_fast_asm_inc(refcount_t *r)
 {
-	asm goto("lock incl %0\n\t" __REFCOUNT_X86_CHECK_LT_ZERO
+	__asm__ goto("lock incl %0\n\t" __REFCOUNT_X86_CHECK_LT_ZERO
 		 : /* no outputs */
 		 : "m"(__REFCOUNT_X86_CTR(r))
 		 : "memory", "cc"
@@ -76,7 +76,7 @@ neg:
  */
 static __refcount_always_inline void __refcount_fast_asm_dec(refcount_t *r)
 {
-	asm goto("lock decl %0\n\t"
+	__asm__ goto("lock decl %0\n\t"
 		 "jz %l[zero]\n\t"
 		 "js %l[neg]"
 		 : /* no outputs */
@@ -95,7 +95,7 @@ neg:
 static __refcount_always_inline bool
 __refcount_fast_asm_dec_and_test(refcount_t *r)
 {
-	asm goto("lock decl %0\n\t"
+	__asm__ goto("lock decl %0\n\t"
 		 "js %l[neg]\n\t"
 		 "jz %l[zero]"
 		 : /* no outputs */
@@ -113,7 +113,7 @@ neg:
 static __refcount_always_inline bool
 __refcount_fast_asm_sub_and_test(int i, refcount_t *r)
 {
-	asm goto("lock subl %1, %0\n\t" __REFCOUNT_X86_CHECK_LT_ZERO
+	__asm__ goto("lock subl %1, %0\n\t" __REFCOUNT_X86_CHECK_LT_ZERO
 		 "jz %l[zero]"
 		 : /* no outputs */
 		 : "m"(__REFCOUNT_X86_CTR(r)), "ir"(i)
