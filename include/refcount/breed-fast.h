@@ -161,9 +161,9 @@ static __refcount_always_inline void __refcount_inc(refcount_t *r, int *oldp)
 	__refcount_add(1, r, oldp);
 }
 
+/* The C path of sub_and_test and dec_and_test (oldp forms, TSan, aarch64). */
 static __refcount_always_inline bool
-__refcount_fast_sub_and_test(int i, refcount_t *r, int *oldp,
-			     enum refcount_saturation_type t)
+__refcount_fast_sub_and_test(int i, refcount_t *r, int *oldp)
 {
 	int old =
 		__refcount_fast_fetch_add_release(r, __refcount_wrap_sub(0, i));
@@ -172,7 +172,8 @@ __refcount_fast_sub_and_test(int i, refcount_t *r, int *oldp,
 	if (oldp)
 		*oldp = old;
 	if (__refcount_unlikely(new < 0)) {
-		__refcount_fast_error(r, t, __refcount_fast_sub_flags(old, i));
+		__refcount_fast_error(r, REFCOUNT_SUB_UAF,
+				      __refcount_fast_sub_flags(old, i));
 		return false;
 	}
 	if (!new) {
@@ -189,7 +190,7 @@ __refcount_sub_and_test(int i, refcount_t *r, int *oldp)
 	if (!oldp)
 		return __refcount_fast_asm_sub_and_test(i, r);
 #endif
-	return __refcount_fast_sub_and_test(i, r, oldp, REFCOUNT_SUB_UAF);
+	return __refcount_fast_sub_and_test(i, r, oldp);
 }
 
 #define __REFCOUNT_HAVE_DEC_AND_TEST 1
@@ -200,7 +201,7 @@ __refcount_dec_and_test(refcount_t *r, int *oldp)
 	if (!oldp)
 		return __refcount_fast_asm_dec_and_test(r);
 #endif
-	return __refcount_fast_sub_and_test(1, r, oldp, REFCOUNT_SUB_UAF);
+	return __refcount_fast_sub_and_test(1, r, oldp);
 }
 
 static __refcount_always_inline void __refcount_dec(refcount_t *r, int *oldp)
