@@ -27,49 +27,32 @@ LDFLAGS ?=
 ALL_CFLAGS = $(CSTD) $(OPT) $(WARN) -Iinclude -pthread $(CFLAGS)
 NEED    := mk/need
 
-BREEDS  := atomic fast full saturating
+# The breeds (from the C registry) and the library recipe.
+include mk/breeds.mk
+include mk/lib.mk
 
-LIB_HDRS := $(wildcard include/refcount/*.h include/refcount/arch/*.h)
-
-# Out-of-line library code.  src/refcount-slow.c is one source built once per
-# breed (liburcu-style flavours): every symbol it defines carries the breed's
-# name, so units built with different breeds link into one program.
-LIB_SRCS := src/report.c src/full.c src/fast.c
-LIB_OBJS := $(LIB_SRCS:src/%.c=$(B)/obj/%.o) \
-	$(BREEDS:%=$(B)/obj/slow-%.o)
-PIC_OBJS := $(LIB_OBJS:$(B)/obj/%.o=$(B)/pic/%.o)
+# The installed library: a static one, and a shared one from -fPIC objects.
+$(eval $(call LIB_VARIANT,$(B),$(CC),$$(ALL_CFLAGS)))
+$(eval $(call LIB_VARIANT,$(B)/pic,$(CC),$$(ALL_CFLAGS) -fPIC))
+LIB_PIC_OBJS = $(LIB_OBJS_$(B)/pic)
 
 .PHONY: all lib check install uninstall clean format distclean
 all: lib
-lib: $(B)/librefcount.a $(B)/librefcount.so
+lib: $(B)/librefcount.a $(B)/pic/librefcount.so
 
-$(B)/obj/%.o: src/%.c $(LIB_HDRS) | $(B)/obj
-	$(CC) $(ALL_CFLAGS) -c $< -o $@
-$(B)/pic/%.o: src/%.c $(LIB_HDRS) | $(B)/pic
-	$(CC) $(ALL_CFLAGS) -fPIC -c $< -o $@
-$(B)/obj/slow-%.o: src/refcount-slow.c $(LIB_HDRS) | $(B)/obj
-	$(CC) $(ALL_CFLAGS) -DREFCOUNT_BREED=REFCOUNT_BREED_$(shell echo $* | tr a-z A-Z) -c $< -o $@
-$(B)/pic/slow-%.o: src/refcount-slow.c $(LIB_HDRS) | $(B)/pic
-	$(CC) $(ALL_CFLAGS) -fPIC -DREFCOUNT_BREED=REFCOUNT_BREED_$(shell echo $* | tr a-z A-Z) -c $< -o $@
-
-$(B)/librefcount.a: $(LIB_OBJS)
-	rm -f $@ && ar rcs $@ $^
-$(B)/librefcount.so: $(PIC_OBJS)
-	$(CC) -shared -pthread -Wl,-soname,librefcount.so.$(SOVER) $(LDFLAGS) -o $@ $^
 # refcount.pc is written at install time, so that it names the PREFIX given
 # to `make install`.
 PC_SED = sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
 	     -e 's|@INCDIR@|$(INCDIR)|' -e 's|@VERSION@|$(VERSION)|'
 
-$(B) $(B)/obj $(B)/pic:
-	mkdir -p $@
-
 install: lib
-	install -d $(DESTDIR)$(INCDIR)/refcount/arch $(DESTDIR)$(LIBDIR)/pkgconfig
-	install -m 644 include/refcount/*.h $(DESTDIR)$(INCDIR)/refcount/
-	install -m 644 include/refcount/arch/*.h $(DESTDIR)$(INCDIR)/refcount/arch/
+	install -d $(DESTDIR)$(LIBDIR)/pkgconfig
+	for d in $(sort $(dir $(LIB_HDRS))); do \
+		install -d $(DESTDIR)$(INCDIR)/$${d#include/} && \
+		install -m 644 $$d*.h $(DESTDIR)$(INCDIR)/$${d#include/}; done
 	install -m 644 $(B)/librefcount.a $(DESTDIR)$(LIBDIR)/
-	install -m 755 $(B)/librefcount.so $(DESTDIR)$(LIBDIR)/librefcount.so.$(VERSION)
+	install -m 755 $(B)/pic/librefcount.so.$(SOVER) \
+		$(DESTDIR)$(LIBDIR)/librefcount.so.$(VERSION)
 	ln -sf librefcount.so.$(VERSION) $(DESTDIR)$(LIBDIR)/librefcount.so.$(SOVER)
 	ln -sf librefcount.so.$(SOVER) $(DESTDIR)$(LIBDIR)/librefcount.so
 	$(PC_SED) mk/refcount.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/refcount.pc
@@ -94,10 +77,10 @@ check-example: $(B)/librefcount.a
 	@echo "check-example: passed"
 
 CHECK_TARGETS := check-example
--include tests/tests.mk
--include bench/bench.mk
--include nullblk/nullblk.mk
--include tests/reliability.mk
+include tests/tests.mk
+include bench/bench.mk
+include nullblk/nullblk.mk
+include tests/reliability.mk
 
 check: $(CHECK_TARGETS)
 	@echo "make check: all of $(CHECK_TARGETS) passed"

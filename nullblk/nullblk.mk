@@ -50,7 +50,7 @@ $(1)/blk-%.o: nullblk/blk.c nullblk/nullblk.h $$(LIB_HDRS) | $(1)
 		-DNB_BREED=$$* -c $$< -o $$@
 $(1)/engine.o: nullblk/engine.c nullblk/nullblk.h $(NB_FIO)/config-host.h | $(1)
 	$$(CC) $$(NB_CFLAGS) $(3) $$(NB_FIO_CFLAGS) -c $$< -o $$@
-$(2): $(1)/engine.o $(BREEDS:%=$(1)/blk-%.o) $$(PIC_OBJS)
+$(2): $(1)/engine.o $(BREEDS:%=$(1)/blk-%.o) $$(LIB_PIC_OBJS)
 	$$(CC) -shared $(3) -pthread $$(LDFLAGS) -o $$@ $$^
 $(1):
 	mkdir -p $$@

@@ -10,11 +10,14 @@
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
+#include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include <refcount/breed/registry.h>
 #include <refcount/report.h>
 
 static atomic_ulong report_counts[REFCOUNT_NR_SATURATION_TYPES];
@@ -149,6 +152,8 @@ void __refcount_report(refcount_t *r, enum refcount_saturation_type t,
 
 void refcount_warn_saturate(refcount_t *r, enum refcount_saturation_type t)
 {
-	atomic_store_explicit(&r->refs, INT_MIN / 2, memory_order_relaxed);
+	atomic_store_explicit(&r->refs,
+			      __REFCOUNT_ROW_saturating(__REFCOUNT_F_SATURATED),
+			      memory_order_relaxed);
 	__refcount_report(r, t, modern_msg(t), __builtin_return_address(0));
 }

@@ -28,12 +28,7 @@
 # src/ with the program's compiler and sanitizer: build/rel/<flavour>/.
 
 REL := $(B)/rel
-REL_SRCS := src/report.c src/full.c src/fast.c
 REL_BASE = $(filter-out -fsanitize=% -O%,$(ALL_CFLAGS))
-REL_DEF = $(or $(REL_DEF_$(1)),\
-	-DREFCOUNT_BREED=REFCOUNT_BREED_$(shell echo $(1) | tr a-z A-Z))
-# fast-noasm: the fast breed's portable C11 fast paths (tests/tests.mk too)
-REL_DEF_fast-noasm := -DREFCOUNT_BREED=REFCOUNT_BREED_FAST -DREFCOUNT_FAST_NO_ASM
 
 # Flavours: compiler and flags of a library copy and its programs.
 REL_CC_fuzz    := clang
@@ -61,26 +56,15 @@ $(REL_NEED):
 	$(NEED) gcc clang libclang-rt-14-dev libasan8 libubsan1 libtsan2 time
 	@mkdir -p $(@D) && touch $@
 
-# REL_LIB(flavour): $(REL)/<flavour>/librefcount.a
-define REL_LIB
-$(REL)/$(1)/lib/%.o: src/%.c $(LIB_HDRS) | $(REL_NEED) $(REL_NEED_$(1))
-	@mkdir -p $$(@D)
-	$$(REL_CC_$(1)) $$(REL_BASE) $$(REL_FLAGS_$(1)) -c $$< -o $$@
-$(REL)/$(1)/lib/slow-%.o: src/refcount-slow.c $(LIB_HDRS) | $(REL_NEED) \
-		$(REL_NEED_$(1))
-	@mkdir -p $$(@D)
-	$$(REL_CC_$(1)) $$(REL_BASE) $$(REL_FLAGS_$(1)) $$(call REL_DEF,$$*) \
-		-c $$< -o $$@
-$(REL)/$(1)/librefcount.a: $(REL_SRCS:src/%.c=$(REL)/$(1)/lib/%.o) \
-		$(BREEDS:%=$(REL)/$(1)/lib/slow-%.o)
-	rm -f $$@ && ar rcs $$@ $$^
-endef
+# REL_LIB(flavour): $(REL)/<flavour>/librefcount.a (mk/lib.mk)
+REL_LIB = $(call LIB_VARIANT,$(REL)/$(1),$$(REL_CC_$(1)),\
+	$$(REL_BASE) $$(REL_FLAGS_$(1)),$(REL_NEED) $$(REL_NEED_$(1)))
 
 # REL_PROG(flavour, program, sources, breed): $(REL)/<flavour>/<program>-<breed>
 define REL_PROG
 $(REL)/$(1)/$(2)-$(4): $(3) $(REL)/$(1)/librefcount.a $(LIB_HDRS) \
 		$(wildcard $(dir $(firstword $(3)))*.h)
-	$$(REL_CC_$(1)) $$(REL_BASE) $$(REL_FLAGS_$(1)) $$(call REL_DEF,$(4)) \
+	$$(REL_CC_$(1)) $$(REL_BASE) $$(REL_FLAGS_$(1)) $$(call breed_cflags,$(4)) \
 		$$(REL_LDFLAGS_$(1)_$(2)) $(3) $(REL)/$(1)/librefcount.a -o $$@
 endef
 
@@ -95,7 +79,7 @@ REL_LDFLAGS_fuzz_fuzz := -fsanitize=fuzzer
 FUZZ_OPTS := -max_len=256 -timeout=10 -print_final_stats=1
 
 # The breeds, plus fast-noasm, which shares the fast breed's corpus.
-FUZZ_BREEDS := $(BREEDS) fast-noasm
+FUZZ_BREEDS := $(BREED_VARIANTS)
 FUZZ_CORPUS = tests/fuzz/corpus/$(patsubst %-noasm,%,$(1))
 
 $(foreach b,$(FUZZ_BREEDS),$(eval $(call REL_PROG,fuzz,fuzz,$(FUZZ_SRCS),$(b))))

@@ -32,17 +32,10 @@
 
 TB       := $(B)/tests
 T_SUITES := lkdtm boundary kref
-# The fast breed's portable C paths: the gcc variant only (TSan builds
-# use them anyway).
-T_BREEDS_gcc := $(BREEDS) fast-noasm
+# The fast breed's portable C paths (fast-noasm): the gcc variant only (TSan
+# builds use them anyway).
+T_BREEDS_gcc := $(BREED_VARIANTS)
 T_HDRS   := $(wildcard tests/*.h) $(LIB_HDRS)
-T_LIB_C  := src/report.c src/full.c src/fast.c
-
-T_DEF_atomic     := -DREFCOUNT_BREED=REFCOUNT_BREED_ATOMIC
-T_DEF_fast       := -DREFCOUNT_BREED=REFCOUNT_BREED_FAST
-T_DEF_fast-noasm := -DREFCOUNT_BREED=REFCOUNT_BREED_FAST -DREFCOUNT_FAST_NO_ASM
-T_DEF_full       := -DREFCOUNT_BREED=REFCOUNT_BREED_FULL
-T_DEF_saturating := -DREFCOUNT_BREED=REFCOUNT_BREED_SATURATING
 
 # The variants: compiler, extra flags, and how to run a test program.
 T_VARIANTS := gcc clang asan tsan
@@ -76,23 +69,11 @@ $(T_NEED_STAMP):
 		libasan8 libubsan1 libtsan2
 	mkdir -p $(@D) && touch $@
 
-# T_VARIANT(variant): the library and every test program of one variant.
+# T_VARIANT(variant): the library (mk/lib.mk) and every test program of one
+# variant.
 define T_VARIANT
-T_LIBOBJS_$(1) := $$(T_LIB_C:src/%.c=$(TB)/$(1)/lib/%.o) \
-	$$(BREEDS:%=$(TB)/$(1)/lib/slow-%.o)
-
-$(TB)/$(1)/lib/%.o: src/%.c $(LIB_HDRS) | $(T_NEED_STAMP)
-	@mkdir -p $$(@D)
-	$$(T_CC_$(1)) $$(call T_CFLAGS,$(1)) -fPIC -c $$< -o $$@
-$(TB)/$(1)/lib/slow-%.o: src/refcount-slow.c $(LIB_HDRS) | $(T_NEED_STAMP)
-	@mkdir -p $$(@D)
-	$$(T_CC_$(1)) $$(call T_CFLAGS,$(1)) -fPIC $$(T_DEF_$$*) -c $$< -o $$@
-$(TB)/$(1)/librefcount.a: $$(T_LIBOBJS_$(1))
-	rm -f $$@ && ar rcs $$@ $$^
-$(TB)/$(1)/librefcount.so: $$(T_LIBOBJS_$(1))
-	$$(T_CC_$(1)) $$(call T_CFLAGS,$(1)) -shared \
-		-Wl,-soname,librefcount.so.$(SOVER) -o $$@.$(SOVER) $$^
-	ln -sf librefcount.so.$(SOVER) $$@
+$$(eval $$(call LIB_VARIANT,$(TB)/$(1),$$$$(T_CC_$(1)),\
+	$$$$(call T_CFLAGS,$(1)) -fPIC,$(T_NEED_STAMP)))
 $(TB)/$(1)/helpers.o: tests/helpers.c $(T_HDRS) | $(T_NEED_STAMP)
 	@mkdir -p $$(@D)
 	$$(T_CC_$(1)) $$(call T_CFLAGS,$(1)) -c $$< -o $$@
@@ -109,7 +90,7 @@ $$(foreach b,$(or $(T_BREEDS_$(1)),$(BREEDS)),\
 
 $(TB)/$(1)/mixed-unit-%.o: tests/mixed-unit.c $(T_HDRS) | $(T_NEED_STAMP)
 	@mkdir -p $$(@D)
-	$$(T_CC_$(1)) $$(call T_CFLAGS,$(1)) $$(T_DEF_$$*) -DBREED_SUFFIX=$$* \
+	$$(T_CC_$(1)) $$(call T_CFLAGS,$(1)) $$(call breed_cflags,$$*) -DBREED_SUFFIX=$$* \
 		-c $$< -o $$@
 T_MIXED_OBJS_$(1) := $(BREEDS:%=$(TB)/$(1)/mixed-unit-%.o) $(TB)/$(1)/helpers.o
 $(TB)/$(1)/mixed-static: tests/mixed.c $$(T_MIXED_OBJS_$(1)) \
@@ -129,7 +110,7 @@ endef
 define T_UNIT
 $(TB)/$(1)/obj/%-$(2).o: tests/%.c $(T_HDRS) | $(T_NEED_STAMP)
 	@mkdir -p $$(@D)
-	$$(T_CC_$(1)) $$(call T_CFLAGS,$(1)) $$(T_DEF_$(2)) -c $$< -o $$@
+	$$(T_CC_$(1)) $$(call T_CFLAGS,$(1)) $$(call breed_cflags,$(2)) -c $$< -o $$@
 $(TB)/$(1)/unit-$(2): $(T_SUITES:%=$(TB)/$(1)/obj/%-$(2).o) \
 		$(TB)/$(1)/helpers.o $(TB)/$(1)/librefcount.a
 	$$(T_CC_$(1)) $$(call T_CFLAGS,$(1)) $$^ -lcriterion -o $$@
@@ -140,7 +121,7 @@ endef
 define T_LIFETIME
 $(TB)/$(1)/lifetime-$(2): tests/lifetime.c $(TB)/$(1)/helpers.o \
 		$(TB)/$(1)/librefcount.a $(T_HDRS)
-	$$(T_CC_$(1)) $$(call T_CFLAGS,$(1)) $$(T_DEF_$(2)) $$< \
+	$$(T_CC_$(1)) $$(call T_CFLAGS,$(1)) $$(call breed_cflags,$(2)) $$< \
 		$(TB)/$(1)/helpers.o $(TB)/$(1)/librefcount.a -o $$@
 T_LIFETIME_BINS_$(1) += $(TB)/$(1)/lifetime-$(2)
 endef

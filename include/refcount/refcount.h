@@ -120,32 +120,41 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 
-#include <refcount/types.h>
+#include <refcount/impl/atomic.h>
+#include <refcount/impl/compiler.h>
 #include <refcount/report.h>
+#include <refcount/types.h>
 
+/* The breed: its row in the registry, then its operations. */
 #ifndef REFCOUNT_BREED
 #define REFCOUNT_BREED REFCOUNT_BREED_SATURATING
 #endif
+#define __REFCOUNT_SELECT_BREED 1
+#include <refcount/breed/registry.h>
 
-#if REFCOUNT_BREED == REFCOUNT_BREED_SATURATING
-#include <refcount/breed-saturating.h>
-#define __REFCOUNT_INCLUDED_BREED 4 /* the value, not the macro */
-#elif REFCOUNT_BREED == REFCOUNT_BREED_FULL
-#include <refcount/breed-full.h>
-#define __REFCOUNT_INCLUDED_BREED 3 /* the value, not the macro */
-#elif REFCOUNT_BREED == REFCOUNT_BREED_FAST
-#include <refcount/breed-fast.h>
-#define __REFCOUNT_INCLUDED_BREED 2 /* the value, not the macro */
-#elif REFCOUNT_BREED == REFCOUNT_BREED_ATOMIC
-#include <refcount/breed-atomic.h>
-#define __REFCOUNT_INCLUDED_BREED 1 /* the value, not the macro */
-#else
-#error "REFCOUNT_BREED has an unknown value: define it as REFCOUNT_BREED_SATURATING (default), REFCOUNT_BREED_FULL, REFCOUNT_BREED_FAST or REFCOUNT_BREED_ATOMIC"
-#endif
+#define __REFCOUNT_SELECTED(field)                                             \
+	__REFCOUNT_PASTE(__REFCOUNT_ROW_, __REFCOUNT_BREED_TOKEN, )(field)
+
+/** REFCOUNT_BREED_NAME - the selected breed's name, e.g. "saturating" */
+#define REFCOUNT_BREED_NAME __REFCOUNT_SELECTED(__REFCOUNT_F_NAME)
+/**
+ * REFCOUNT_MAX - the largest legal count: INT_MAX, or UINT_MAX - 1 (unsigned)
+ * in the full breed
+ */
+#define REFCOUNT_MAX __REFCOUNT_SELECTED(__REFCOUNT_F_MAX)
+/**
+ * REFCOUNT_SATURATED - the value a misused counter is pinned at: INT_MIN / 2,
+ * or UINT_MAX (unsigned) in the full breed; the atomic breed never stores it
+ */
+#define REFCOUNT_SATURATED __REFCOUNT_SELECTED(__REFCOUNT_F_SATURATED)
+/* The value of REFCOUNT_BREED this unit was built with. */
+#define __REFCOUNT_INCLUDED_BREED __REFCOUNT_SELECTED(__REFCOUNT_F_ID)
+
+#define __REFCOUNT_BREED_HEADER_(name) <refcount/breed/name.h>
+#define __REFCOUNT_BREED_HEADER(name) __REFCOUNT_BREED_HEADER_(name)
+#include __REFCOUNT_BREED_HEADER(__REFCOUNT_BREED_TOKEN)
 
 /* Per-breed out-of-line symbols: __refcount_<breed>_<op>. */
-#define __REFCOUNT_PASTE_(a, b, c) a##b##c
-#define __REFCOUNT_PASTE(a, b, c) __REFCOUNT_PASTE_(a, b, c)
 #define __REFCOUNT_SYM(op)                                                     \
 	__REFCOUNT_PASTE(__refcount_, __REFCOUNT_BREED_TOKEN, _##op)
 
@@ -431,7 +440,7 @@ static inline void refcount_dec(refcount_t *r)
 	__refcount_dec(r, NULL);
 }
 
-/* The out-of-line operations, one set per breed (src/refcount-slow.c). */
+/* The out-of-line operations, one set per breed (src/dec-and-lock.c). */
 bool __REFCOUNT_SYM(dec_if_one)(refcount_t *r);
 bool __REFCOUNT_SYM(dec_not_one)(refcount_t *r);
 bool __REFCOUNT_SYM(dec_and_mutex_lock)(refcount_t *r, pthread_mutex_t *lock);

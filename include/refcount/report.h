@@ -14,6 +14,7 @@
 #ifndef REFCOUNT_REPORT_H
 #define REFCOUNT_REPORT_H
 
+#include <refcount/impl/compiler.h>
 #include <refcount/types.h>
 
 /**

@@ -2,7 +2,7 @@
 /*
  * refcount/arch/aarch64.h - the fast breed's aarch64 fetch-and-add
  *
- * Included by <refcount/breed-fast.h>.  The 2017 x86 idea carried to arm64:
+ * Included by <refcount/breed/fast.h>.  The 2017 x86 idea carried to arm64:
  * one atomic add that returns the old value, then one branch on the sign of
  * the result to a cold handler that saturates at INT_MIN / 2.  (Will Deacon's
  * 2017 arm64 proposal, "arm64: Implement fast refcount protection", had the

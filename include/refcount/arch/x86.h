@@ -2,7 +2,7 @@
 /*
  * refcount/arch/x86.h - the fast breed's x86 (x86-64 and i386) fast paths
  *
- * Included by <refcount/breed-fast.h>.  Follows the 2017 x86
+ * Included by <refcount/breed/fast.h>.  Follows the 2017 x86
  * ARCH_HAS_REFCOUNT implementation (arch/x86/include/asm/refcount.h, commit
  * 7a46ec0e2f48, "locking/refcounts, x86/asm: Implement fast refcount overflow
  * protection", after PaX REFCOUNT): the locked instruction atomic_t would use,

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * refcount/breed-fast.h - the fast breed: 2017 x86 ARCH_HAS_REFCOUNT
+ * refcount/breed/fast.h - the fast breed: 2017 x86 ARCH_HAS_REFCOUNT
  *
  * Included by <refcount/refcount.h> when REFCOUNT_BREED is
  * REFCOUNT_BREED_FAST.  Follows arch/x86/include/asm/refcount.h and the
@@ -31,15 +31,9 @@
 #define REFCOUNT_BREED_FAST_H
 
 #ifndef REFCOUNT_H
-#error "include <refcount/refcount.h>, not <refcount/breed-fast.h>"
+#error "include <refcount/refcount.h>, not <refcount/breed/fast.h>"
 #endif
 
-#define REFCOUNT_BREED_NAME "fast"
-#define __REFCOUNT_BREED_TOKEN fast
-/** REFCOUNT_MAX - the largest legal count: INT_MAX */
-#define REFCOUNT_MAX INT_MAX
-/** REFCOUNT_SATURATED - the value the trap handler stores: INT_MIN / 2 */
-#define REFCOUNT_SATURATED (INT_MIN / 2)
 
 /* The x86 flags the 2017 exception handler looked at. */
 #define __REFCOUNT_X86_OF 1u

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * refcount/breed-saturating.h - the saturating breed (the default)
+ * refcount/breed/saturating.h - the saturating breed (the default)
  *
  * Included by <refcount/refcount.h> when REFCOUNT_BREED is
  * REFCOUNT_BREED_SATURATING or unset.  Follows include/linux/refcount.h and
@@ -18,15 +18,9 @@
 #define REFCOUNT_BREED_SATURATING_H
 
 #ifndef REFCOUNT_H
-#error "include <refcount/refcount.h>, not <refcount/breed-saturating.h>"
+#error "include <refcount/refcount.h>, not <refcount/breed/saturating.h>"
 #endif
 
-#define REFCOUNT_BREED_NAME "saturating"
-#define __REFCOUNT_BREED_TOKEN saturating
-/** REFCOUNT_MAX - the largest legal count: INT_MAX */
-#define REFCOUNT_MAX INT_MAX
-/** REFCOUNT_SATURATED - the value a misused counter is pinned at: INT_MIN / 2 */
-#define REFCOUNT_SATURATED (INT_MIN / 2)
 
 /**
  * __refcount_add_not_zero_limited_acquire() - add unless 0 or over a limit

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
- * fast.c - the fast breed's trap handler
+ * fast-trap.c - the fast breed's trap handler
  *
  * Follows ex_handler_refcount() (arch/x86/mm/extable.c, v4.14..v5.4): store
  * INT_MIN / 2 first, unconditionally, then report according to the flags the
  * faulting instruction left.
  */
-#include <refcount/types.h>
+#include <refcount/breed/registry.h>
 #ifdef REFCOUNT_HAVE_BREED_FAST
 #undef REFCOUNT_BREED /* this file is the fast breed, whatever -D says */
 #define REFCOUNT_BREED REFCOUNT_BREED_FAST
@@ -17,7 +17,7 @@ void __refcount_fast_error(refcount_t *r, enum refcount_saturation_type t,
 {
 	enum __refcount_msg msg = __REFCOUNT_MSG_SILENT;
 
-	atomic_store_explicit(&r->refs, INT_MIN / 2, memory_order_relaxed);
+	atomic_store_explicit(&r->refs, REFCOUNT_SATURATED, memory_order_relaxed);
 
 	/*
 	 * OF: crossed INT_MAX -> INT_MIN.  ZF: refcount_dec() hit 0.  Both are

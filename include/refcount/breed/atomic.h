@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * refcount/breed-atomic.h - the atomic breed: the 2017 unchecked fallback
+ * refcount/breed/atomic.h - the atomic breed: the 2017 unchecked fallback
  *
  * Included by <refcount/refcount.h> when REFCOUNT_BREED is
  * REFCOUNT_BREED_ATOMIC.  Follows the `#else` branch of include/linux/refcount.h
@@ -26,15 +26,9 @@
 #define REFCOUNT_BREED_ATOMIC_H
 
 #ifndef REFCOUNT_H
-#error "include <refcount/refcount.h>, not <refcount/breed-atomic.h>"
+#error "include <refcount/refcount.h>, not <refcount/breed/atomic.h>"
 #endif
 
-#define REFCOUNT_BREED_NAME "atomic"
-#define __REFCOUNT_BREED_TOKEN atomic
-/** REFCOUNT_MAX - the largest legal count: INT_MAX */
-#define REFCOUNT_MAX INT_MAX
-/** REFCOUNT_SATURATED - INT_MIN / 2, never produced by this breed */
-#define REFCOUNT_SATURATED (INT_MIN / 2)
 
 /* atomic_add_unless(v, i, 0), fully ordered on success. */
 static inline __refcount_must_check bool

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * refcount/breed-full.h - the full breed: 2017 generic REFCOUNT_FULL
+ * refcount/breed/full.h - the full breed: 2017 generic REFCOUNT_FULL
  *
  * Included by <refcount/refcount.h> when REFCOUNT_BREED is
  * REFCOUNT_BREED_FULL.  Follows lib/refcount.c of v4.13..v5.4 (Peter
@@ -25,18 +25,12 @@
 #define REFCOUNT_BREED_FULL_H
 
 #ifndef REFCOUNT_H
-#error "include <refcount/refcount.h>, not <refcount/breed-full.h>"
+#error "include <refcount/refcount.h>, not <refcount/breed/full.h>"
 #endif
 
-#define REFCOUNT_BREED_NAME "full"
-#define __REFCOUNT_BREED_TOKEN full
-/** REFCOUNT_MAX - the largest legal count: UINT_MAX - 1 (unsigned) */
-#define REFCOUNT_MAX (UINT_MAX - 1)
-/** REFCOUNT_SATURATED - the sticky value: UINT_MAX (unsigned) */
-#define REFCOUNT_SATURATED UINT_MAX
 
 /*
- * The full breed's out-of-line operations (src/full.c).  Each follows the
+ * The full breed's out-of-line operations (src/full-ops.c).  Each follows the
  * lib/refcount.c function of the same name, adds the @oldp of the 2020 API
  * (the value seen by the final compare-and-swap, or by the early return), and
  * takes @acquire to give the compare-and-swap ACQUIRE ordering on success for

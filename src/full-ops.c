@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * full.c - the full breed: 2017 REFCOUNT_FULL, out of line
+ * full-ops.c - the full breed: 2017 REFCOUNT_FULL, out of line
  *
  * Follows lib/refcount.c of v4.13..v5.4: compare-and-swap loops on the count
  * read as unsigned, saturating at UINT_MAX, refusing to move a saturated

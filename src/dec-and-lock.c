@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * refcount-slow.c - the out-of-line refcount_t operations, once per breed
+ * dec-and-lock.c - refcount_dec_if_one(), refcount_dec_not_one() and the
+ * lock helpers: the out-of-line refcount_t operations, built once per breed
  *
  * Built once for each breed with -DREFCOUNT_BREED=REFCOUNT_BREED_<BREED>
  * (liburcu-style flavours): every function here is named
@@ -14,7 +15,7 @@
  * from v5.5 it tests REFCOUNT_SATURATED.  Each breed here gets its kernel's
  * test.
  */
-#include <refcount/types.h>
+#include <refcount/breed/registry.h>
 #if REFCOUNT_BREED != REFCOUNT_BREED_FAST || defined(REFCOUNT_HAVE_BREED_FAST)
 #include <refcount/refcount.h>
 

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * refcount/impl/compiler.h - compiler attributes and sanitizer detection
+ *
+ * Internal to librefcount's headers; not part of the API.
+ */
+#ifndef REFCOUNT_IMPL_COMPILER_H
+#define REFCOUNT_IMPL_COMPILER_H
+
+#if defined(__GNUC__) || defined(__clang__)
+#define __refcount_must_check __attribute__((warn_unused_result))
+#define __refcount_cold __attribute__((cold, noinline))
+#define __refcount_always_inline inline __attribute__((always_inline))
+#define __refcount_likely(x) __builtin_expect(!!(x), 1)
+#define __refcount_unlikely(x) __builtin_expect(!!(x), 0)
+#else
+#define __refcount_must_check
+#define __refcount_cold
+#define __refcount_always_inline inline
+#define __refcount_likely(x) (x)
+#define __refcount_unlikely(x) (x)
+#endif
+
+/* Built with ThreadSanitizer (gcc or clang)? */
+#if defined(__SANITIZE_THREAD__)
+#define __REFCOUNT_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define __REFCOUNT_TSAN 1
+#endif
+#endif
+
+/* Token pasting and stringification through one level of expansion. */
+#define __REFCOUNT_PASTE_(a, b, c) a##b##c
+#define __REFCOUNT_PASTE(a, b, c) __REFCOUNT_PASTE_(a, b, c)
+#define __REFCOUNT_STR_(x) #x
+#define __REFCOUNT_STR(x) __REFCOUNT_STR_(x)
+
+#endif /* REFCOUNT_IMPL_COMPILER_H */

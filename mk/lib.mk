@@ -1,0 +1,37 @@
+# mk/lib.mk - the library, built from src/ for one variant
+#
+# One recipe for every copy of the library: the installed one (the
+# Makefile), the test variants (tests/tests.mk), the sanitizer and fuzzing
+# flavours and the qemu cross builds (tests/reliability.mk).
+#
+#   $(eval $(call LIB_VARIANT,DIR,CC,CFLAGS,ORDER-ONLY))
+#       DIR/librefcount.a and DIR/librefcount.so (with its .so.$(SOVER)
+#       link name), from objects in DIR/lib/; CFLAGS must hold -fPIC for
+#       the .so.  LIB_OBJS_DIR names the objects.  ORDER-ONLY: what must
+#       exist before compiling (a stamp that installs the compiler).
+#
+# src/dec-and-lock.c is built once per breed (liburcu-style flavours): every
+# symbol it defines carries the breed's name (__refcount_<breed>_*), so units
+# built with different breeds link into one program.  The other sources are
+# breed-free.
+
+LIB_HDRS := $(wildcard include/refcount/*.h include/refcount/*/*.h)
+LIB_SRCS := src/report.c src/full-ops.c src/fast-trap.c
+LIB_FLAVOURED := src/dec-and-lock.c
+
+define LIB_VARIANT
+LIB_OBJS_$(1) := $(LIB_SRCS:src/%.c=$(1)/lib/%.o) \
+	$(BREEDS:%=$(1)/lib/dec-and-lock-%.o)
+$(1)/lib/%.o: src/%.c $$(LIB_HDRS) | $(4)
+	@mkdir -p $$(@D)
+	$(2) $(3) -c $$< -o $$@
+$(1)/lib/dec-and-lock-%.o: $(LIB_FLAVOURED) $$(LIB_HDRS) | $(4)
+	@mkdir -p $$(@D)
+	$(2) $(3) $$(call breed_cflags,$$*) -c $$< -o $$@
+$(1)/librefcount.a: $$(LIB_OBJS_$(1))
+	rm -f $$@ && ar rcs $$@ $$^
+$(1)/librefcount.so: $$(LIB_OBJS_$(1))
+	$(2) $(3) -shared -Wl,-soname,librefcount.so.$(SOVER) $$(LDFLAGS) \
+		-o $$@.$(SOVER) $$^
+	ln -sf librefcount.so.$(SOVER) $$@
+endef
