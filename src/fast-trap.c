@@ -17,7 +17,8 @@ void __refcount_fast_error(refcount_t *r, enum refcount_saturation_type t,
 {
 	enum __refcount_msg msg = __REFCOUNT_MSG_SILENT;
 
-	atomic_store_explicit(&r->refs, REFCOUNT_SATURATED, memory_order_relaxed);
+	atomic_store_explicit(&r->refs, REFCOUNT_SATURATED,
+			      memory_order_relaxed);
 
 	/*
 	 * OF: crossed INT_MAX -> INT_MIN.  ZF: refcount_dec() hit 0.  Both are

@@ -12,12 +12,9 @@
 
 #include "helpers.h"
 
-const char *const breed_names[NR_BREEDS] = {
-	[B_ATOMIC] = "atomic",
-	[B_FAST] = "fast",
-	[B_FULL] = "full",
-	[B_SATURATING] = "saturating",
-};
+#define BREED_NAME(name, NAME, ...) [B_##NAME] = #name,
+const char *const breed_names[NR_BREEDS] = { REFCOUNT_FOR_EACH_BREED(
+	BREED_NAME) };
 
 void report_counts_snap(struct report_counts *c)
 {

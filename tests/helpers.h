@@ -14,26 +14,22 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include <refcount/breed/registry.h>
 #include <refcount/report.h>
 
-/* The breeds as table indexes, in the order of BREEDS in the Makefile. */
-enum breed_idx { B_ATOMIC, B_FAST, B_FULL, B_SATURATING, NR_BREEDS };
+/* The breeds as table indexes, B_<NAME>, in the registry's order. */
+#define HELPERS_BREED_IDX(name, NAME, ...) B_##NAME,
+enum breed_idx { REFCOUNT_FOR_EACH_BREED(HELPERS_BREED_IDX) NR_BREEDS };
 
+/* Their names, "atomic", ..., indexed by enum breed_idx. */
 extern const char *const breed_names[NR_BREEDS];
 
-#ifdef REFCOUNT_BREED
-#if REFCOUNT_BREED == REFCOUNT_BREED_ATOMIC
-#define THIS_BREED B_ATOMIC
-#elif REFCOUNT_BREED == REFCOUNT_BREED_FAST
-#define THIS_BREED B_FAST
-#elif REFCOUNT_BREED == REFCOUNT_BREED_FULL
-#define THIS_BREED B_FULL
-#else
-#define THIS_BREED B_SATURATING
-#endif
-#else
-#define THIS_BREED B_SATURATING
-#endif
+/*
+ * THIS_BREED - the index of the breed this unit was built with (only in
+ * units that include <refcount/refcount.h>)
+ */
+#define HELPERS_THIS_BREED(name, NAME, ...) B_##NAME
+#define THIS_BREED REFCOUNT_BREED_ROW(HELPERS_THIS_BREED)
 
 /* "No report expected" in a table's type column. */
 #define NO_REPORT (-1)

@@ -1,6 +1,7 @@
 #!/bin/sh
-# tests/install-test.sh STAGE CC: check a staged `make install PREFIX=/usr
-# DESTDIR=STAGE` from outside the tree.
+# tests/install-test.sh STAGE CC ROWS: check a staged `make install
+# PREFIX=/usr DESTDIR=STAGE` from outside the tree, for every breed in ROWS
+# (mk/breeds.mk's BREED_ROWS: "name:NAME ...").
 #
 # Copies tests/install-probe.c and the test headers it needs to a temporary
 # directory and builds it there, once per breed, with only what
@@ -12,6 +13,7 @@ set -eu
 
 stage=$(realpath "$1")
 cc=${2:-cc}
+rows=${3:?"usage: install-test.sh STAGE CC 'name:NAME ...'"}
 src=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d "${TMPDIR:-/tmp}/refcount-install-test.XXXXXX")
 trap 'rm -rf "$work"' EXIT
@@ -42,8 +44,9 @@ done
 cp "$src/install-probe.c" "$src/helpers.c" "$src/helpers.h" \
 	"$src/lkdtm-table.h" "$src/lkdtm-scenarios.h" "$work/"
 cd "$work"
-for b in atomic fast full saturating; do
-	B=$(echo "$b" | tr a-z A-Z)
+n=0
+for row in $rows; do
+	b=${row%%:*} B=${row#*:} n=$((n + 1))
 	# shellcheck disable=SC2086
 	$cc -std=gnu11 -O2 -Wall -Wextra -Werror $cflags \
 		-DREFCOUNT_BREED=REFCOUNT_BREED_$B install-probe.c helpers.c \
@@ -59,4 +62,4 @@ for b in atomic fast full saturating; do
 		"$stage/usr/lib/librefcount.a" -pthread -o "probe-$b-static"
 	"./probe-$b-static" >/dev/null
 done
-echo "install-test: all four breeds pass against the installed copy"
+echo "install-test: all $n breeds pass against the installed copy"

@@ -194,6 +194,14 @@ struct lkdtm_result {
 	const char *weird; /* NULL if the legal steps behaved */
 };
 
+/* Which kernel each breed reproduces (docs/kernel-semantics.md). */
+static const char *const breed_kernel[NR_BREEDS] = {
+	[B_ATOMIC] = "v4.13..v5.4 unchecked `atomic_t` fallback",
+	[B_FAST] = "v4.14..v5.4 x86 `ARCH_HAS_REFCOUNT`",
+	[B_FULL] = "v4.13..v5.4 `REFCOUNT_FULL`",
+	[B_SATURATING] = "v5.5 to today, the default",
+};
+
 static const unsigned int breed_max[NR_BREEDS] = {
 	[B_ATOMIC] = INT_MAX,
 	[B_FAST] = INT_MAX,

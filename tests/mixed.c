@@ -13,27 +13,20 @@
 #include "helpers.h"
 #include "mixed.h"
 
+#define RUN(b, NAME, ...) [B_##NAME] = mixed_lkdtm_##b,
+#define BNAME(b, NAME, ...) [B_##NAME] = mixed_breed_name_##b,
+#define KREF(b, NAME, ...) [B_##NAME] = mixed_kref_##b,
+
 static void (*const run[NR_BREEDS])(enum lkdtm_id, refcount_t *,
 				    struct lkdtm_result *) = {
-	[B_ATOMIC] = mixed_lkdtm_atomic,
-	[B_FAST] = mixed_lkdtm_fast,
-	[B_FULL] = mixed_lkdtm_full,
-	[B_SATURATING] = mixed_lkdtm_saturating,
+	REFCOUNT_FOR_EACH_BREED(RUN)
 };
 
 static const char *(*const name[NR_BREEDS])(void) = {
-	[B_ATOMIC] = mixed_breed_name_atomic,
-	[B_FAST] = mixed_breed_name_fast,
-	[B_FULL] = mixed_breed_name_full,
-	[B_SATURATING] = mixed_breed_name_saturating,
+	REFCOUNT_FOR_EACH_BREED(BNAME)
 };
 
-static int (*const kref[NR_BREEDS])(void) = {
-	[B_ATOMIC] = mixed_kref_atomic,
-	[B_FAST] = mixed_kref_fast,
-	[B_FULL] = mixed_kref_full,
-	[B_SATURATING] = mixed_kref_saturating,
-};
+static int (*const kref[NR_BREEDS])(void) = { REFCOUNT_FOR_EACH_BREED(KREF) };
 
 Test(mixed, names)
 {

@@ -14,7 +14,7 @@
 #define MIXED_PASTE_(a, b) a##b
 #define MIXED_PASTE(a, b) MIXED_PASTE_(a, b)
 
-#define MIXED_DECLARE(b)                                                       \
+#define MIXED_DECLARE(b, ...)                                                  \
 	/* Run LKDTM scenario @id with breed b on @r. */                       \
 	void mixed_lkdtm_##b(enum lkdtm_id id, refcount_t *r,                  \
 			     struct lkdtm_result *res);                        \
@@ -23,9 +23,6 @@
 	/* kref_put_mutex()/kref_put_lock() of the breed: releases seen. */    \
 	int mixed_kref_##b(void);
 
-MIXED_DECLARE(atomic)
-MIXED_DECLARE(fast)
-MIXED_DECLARE(full)
-MIXED_DECLARE(saturating)
+REFCOUNT_FOR_EACH_BREED(MIXED_DECLARE)
 
 #endif /* TESTS_MIXED_H */

@@ -153,17 +153,30 @@ T_STAGE := $(TB)/stage
 check-install: lib | $(T_NEED_STAMP)
 	rm -rf $(T_STAGE)
 	$(MAKE) --no-print-directory install PREFIX=/usr DESTDIR=$(abspath $(T_STAGE))
-	sh tests/install-test.sh $(T_STAGE) gcc
+	sh tests/install-test.sh $(T_STAGE) gcc "$(BREED_ROWS)"
 
 # docs/breeds.md is generated from the table the tests assert.
 $(TB)/gen-breeds-md: tests/gen-breeds-md.c $(TB)/gcc/helpers.o \
 		$(TB)/gcc/librefcount.a $(T_HDRS)
 	gcc $(call T_CFLAGS,gcc) $< $(TB)/gcc/helpers.o $(TB)/gcc/librefcount.a -o $@
+# The misuse table in refcount.h: the lines between its markers.
+T_HDR_TABLE := include/refcount/refcount.h
+T_TABLE_RANGE := /BEGIN misuse table/,/END misuse table/
 check-docs: $(TB)/gen-breeds-md
 	$(TB)/gen-breeds-md | diff -u docs/breeds.md - || \
 		{ echo "docs/breeds.md is stale: make update-breeds-md"; exit 1; }
-update-breeds-md: $(TB)/gen-breeds-md
+	sed -n '$(T_TABLE_RANGE)p' $(T_HDR_TABLE) | \
+		diff -u - $(TB)/gen-breeds-md.header || \
+		{ echo "$(T_HDR_TABLE)'s misuse table is stale: make update-breeds-md"; \
+		exit 1; }
+	@echo "check-docs: docs/breeds.md and the misuse table in $(T_HDR_TABLE) are what tests/lkdtm-table.h says"
+$(TB)/gen-breeds-md.header: $(TB)/gen-breeds-md
+	$< --header > $@
+check-docs: $(TB)/gen-breeds-md.header
+update-breeds-md: $(TB)/gen-breeds-md $(TB)/gen-breeds-md.header
 	$(TB)/gen-breeds-md > docs/breeds.md
+	sed -i -e '$(T_TABLE_RANGE){/BEGIN misuse table/r $(TB)/gen-breeds-md.header' \
+		-e 'd}' $(T_HDR_TABLE)
 
 CHECK_TARGETS += check-unit-gcc check-unit-clang check-asan check-tsan \
 	check-install check-docs

@@ -20,28 +20,43 @@
  *	#define REFCOUNT_BREED REFCOUNT_BREED_FULL
  *	#include <refcount/refcount.h>
  *
- * | breed (REFCOUNT_BREED_NAME) | kernel        | MAX / SATURATED       |
- * |-----------------------------|---------------|-----------------------|
- * | REFCOUNT_BREED_SATURATING   | v5.5 to today | INT_MAX / INT_MIN/2   |
- * |   ("saturating", default)   |               |                       |
- * | REFCOUNT_BREED_FULL ("full")| REFCOUNT_FULL | UINT_MAX-1 / UINT_MAX |
- * |                             | v4.13..v5.4   |                       |
- * | REFCOUNT_BREED_FAST ("fast")| x86 ARCH_HAS_ | INT_MAX / INT_MIN/2   |
- * |                             | REFCOUNT 4.14 |                       |
- * | REFCOUNT_BREED_ATOMIC       | unchecked     | INT_MAX / (none)      |
- * |   ("atomic")                | v4.13..v5.4   |                       |
+ * The breeds, their selectors, names, MAX and SATURATED are listed once, in
+ * <refcount/breed/registry.h>; REFCOUNT_BREED_NAME, REFCOUNT_MAX and
+ * REFCOUNT_SATURATED are the selected breed's.  The default,
+ * REFCOUNT_BREED_SATURATING, is today's kernel design; the other three are
+ * the designs of 2017.
  *
- * | misuse                     | saturating | full        | fast      | atomic |
- * |----------------------------|------------|-------------|-----------|--------|
- * | inc/add past MAX           | saturate   | saturate    | saturate  | wraps  |
- * | refcount_dec() to 0        | saturate   | 0 + warn    | saturate  | silent |
- * | dec/sub below 0            | saturate   | refuse+warn | saturate* | wraps  |
- * | inc/add from 0             | saturate   | refuse+warn | silent    | silent |
- * | any op on a saturated ctr  | saturate   | no-op*      | saturate* | n/a    |
+ * DOC: misuse, per breed
  *
- * (* counted and handed to the report handler, but not printed: the 2017
- * kernel stayed silent there.)  See <refcount/report.h> for the counts and
- * the handler, and docs/breeds.md for the per-breed LKDTM outcomes.
+ * What each breed does with the kernel's 17 LKDTM misuse scenarios: the
+ * counter's final value, and whether a report was printed ("warn"), or
+ * counted and handed to the handler without printing ("silent"; the 2017
+ * kernel stayed silent there), or not raised at all (no word).  SAT is the
+ * breed's REFCOUNT_SATURATED, MAX its REFCOUNT_MAX.  Generated from the
+ * table the tests assert; docs/breeds.md has the steps, return values,
+ * report types and the exact wording of every cell.
+ *
+ * BEGIN misuse table (tests/gen-breeds-md.c writes it from the tests' table)
+ * | LKDTM scenario         | atomic     | fast       | full       | saturating |
+ * |------------------------|------------|------------|------------|------------|
+ * | INC_OVERFLOW           | 0x80000000 | SAT warn   | SAT warn   | SAT warn   |
+ * | ADD_OVERFLOW           | 0x80000002 | SAT warn   | SAT warn   | SAT warn   |
+ * | INC_NOT_ZERO_OVERFLOW  | 0x80000000 | SAT warn   | SAT warn   | SAT warn   |
+ * | ADD_NOT_ZERO_OVERFLOW  | 0x80000005 | SAT warn   | SAT warn   | SAT warn   |
+ * | DEC_ZERO               | 0          | SAT warn   | 0 warn     | SAT warn   |
+ * | DEC_NEGATIVE           | 0xffffffff | SAT silent | 0 warn     | SAT warn   |
+ * | DEC_AND_TEST_NEGATIVE  | 0xffffffff | SAT silent | 0 warn     | SAT warn   |
+ * | SUB_AND_TEST_NEGATIVE  | 0xfffffffe | SAT silent | 3 warn     | SAT warn   |
+ * | INC_ZERO               | 1          | 1          | 0 warn     | SAT warn   |
+ * | ADD_ZERO               | 3          | 3          | 0 warn     | SAT warn   |
+ * | INC_SATURATED          | 0xc0000001 | SAT silent | SAT silent | SAT warn   |
+ * | DEC_SATURATED          | 0xbfffffff | SAT silent | SAT silent | SAT warn   |
+ * | ADD_SATURATED          | 0xc0000008 | SAT silent | SAT silent | SAT warn   |
+ * | INC_NOT_ZERO_SATURATED | 0xc0000001 | SAT silent | SAT silent | SAT warn   |
+ * | ADD_NOT_ZERO_SATURATED | 0xc0000007 | SAT silent | SAT silent | SAT warn   |
+ * | DEC_AND_TEST_SATURATED | 0xbfffffff | SAT silent | SAT silent | SAT warn   |
+ * | SUB_AND_TEST_SATURATED | 0xbffffff8 | SAT silent | SAT silent | SAT warn   |
+ * END misuse table
  *
  * Units built with different breeds link into one program: the operations
  * are static inline, and every out-of-line symbol carries its breed's name.
@@ -119,6 +134,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stddef.h>
 
 #include <refcount/impl/atomic.h>
 #include <refcount/impl/compiler.h>
@@ -134,6 +150,15 @@
 
 #define __REFCOUNT_SELECTED(field)                                             \
 	__REFCOUNT_PASTE(__REFCOUNT_ROW_, __REFCOUNT_BREED_TOKEN, )(field)
+
+/**
+ * REFCOUNT_BREED_ROW - call X(name, NAME, id, max, saturated) for this breed
+ * @X: a macro of five arguments, as for REFCOUNT_FOR_EACH_BREED()
+ *
+ * The selected breed's row of <refcount/breed/registry.h>, for code that
+ * keeps a table per breed and needs this unit's entry.
+ */
+#define REFCOUNT_BREED_ROW(X) __REFCOUNT_SELECTED(X)
 
 /** REFCOUNT_BREED_NAME - the selected breed's name, e.g. "saturating" */
 #define REFCOUNT_BREED_NAME __REFCOUNT_SELECTED(__REFCOUNT_F_NAME)
@@ -254,9 +279,10 @@ static inline unsigned int refcount_read(const refcount_t *r)
  *
  * Return: false if the count was 0 (nothing changed), true otherwise.
  *
- * Misuse: an overflow, or a saturated counter, saturates (full: stays at
- * UINT_MAX) and reports REFCOUNT_ADD_NOT_ZERO_OVF, and still returns true.
- * The atomic breed wraps silently.  Follows include/linux/refcount.h.
+ * Misuse: an overflow, or a saturated counter, reports
+ * REFCOUNT_ADD_NOT_ZERO_OVF and still returns true; per breed, the rows
+ * ADD_NOT_ZERO_OVERFLOW and ADD_NOT_ZERO_SATURATED of the misuse table
+ * above.  Follows include/linux/refcount.h.
  */
 static inline __refcount_must_check bool refcount_add_not_zero(int i,
 							       refcount_t *r)
@@ -277,7 +303,8 @@ static inline __refcount_must_check bool refcount_add_not_zero(int i,
  *
  * Return: false if the count was 0, true otherwise.
  *
- * Misuse: as refcount_add_not_zero() (REFCOUNT_ADD_NOT_ZERO_OVF).
+ * Misuse: REFCOUNT_ADD_NOT_ZERO_OVF; per breed, the rows
+ * INC_NOT_ZERO_OVERFLOW and INC_NOT_ZERO_SATURATED of the misuse table.
  *
  * Context: any thread; lock-free.
  *
@@ -339,10 +366,9 @@ refcount_inc_not_zero_acquire(refcount_t *r)
  *
  * Memory ordering: none (relaxed).  Context: any thread; lock-free.
  *
- * Misuse: adding to 0 reports REFCOUNT_ADD_UAF ("addition on 0;
- * use-after-free.") and saturates (full: stays 0; fast and atomic: not
- * detected).  Overflow or a saturated counter reports REFCOUNT_ADD_OVF and
- * saturates (atomic: wraps).
+ * Misuse: adding to 0 reports REFCOUNT_ADD_UAF, an overflow or a saturated
+ * counter REFCOUNT_ADD_OVF; per breed, the rows ADD_ZERO, ADD_OVERFLOW and
+ * ADD_SATURATED of the misuse table.
  *
  * Follows include/linux/refcount.h.
  */
@@ -359,8 +385,8 @@ static inline void refcount_add(int i, refcount_t *r)
  *
  * Memory ordering: none (relaxed).  Context: any thread; lock-free.
  *
- * Misuse: as refcount_add(); the full breed words the 0 case as in 2017,
- * "refcount_t: increment on 0; use-after-free.".
+ * Misuse: as refcount_add(); per breed, the rows INC_ZERO, INC_OVERFLOW
+ * and INC_SATURATED of the misuse table.
  *
  * Follows include/linux/refcount.h.
  */
@@ -382,9 +408,8 @@ static inline void refcount_inc(refcount_t *r)
  * object now and must free it.  false otherwise.
  *
  * Misuse: going below 0, or a saturated counter, reports REFCOUNT_SUB_UAF
- * ("underflow; use-after-free.") and returns false: saturating and fast
- * saturate (fast silently), full refuses and leaves the value alone, atomic
- * goes negative unnoticed.
+ * and returns false; per breed, the rows SUB_AND_TEST_NEGATIVE and
+ * SUB_AND_TEST_SATURATED of the misuse table.
  *
  * Context: any thread; lock-free.
  *
@@ -405,7 +430,8 @@ static inline __refcount_must_check bool refcount_sub_and_test(int i,
  *
  * Return: true if this call took the count from 1 to 0; false otherwise.
  *
- * Misuse: as refcount_sub_and_test() (REFCOUNT_SUB_UAF).
+ * Misuse: REFCOUNT_SUB_UAF; per breed, the rows DEC_AND_TEST_NEGATIVE and
+ * DEC_AND_TEST_SATURATED of the misuse table.
  *
  * Context: any thread; lock-free.
  *
@@ -425,11 +451,9 @@ static inline __refcount_must_check bool refcount_dec_and_test(refcount_t *r)
  *
  * Memory ordering: RELEASE.
  *
- * Misuse: reaching 0 (which leaks, since nobody frees) or going below
- * reports REFCOUNT_DEC_LEAK: saturating and fast saturate ("decrement hit 0;
- * leaking memory." / "refcount_t hit zero at ..."); full lets the value
- * become 0 and warns "decrement hit 0", and refuses to go below 0 with
- * "underflow; use-after-free."; atomic is silent.
+ * Misuse: reaching 0 (which leaks, since nobody frees), going below 0 or a
+ * saturated counter reports REFCOUNT_DEC_LEAK; per breed, the rows DEC_ZERO,
+ * DEC_NEGATIVE and DEC_SATURATED of the misuse table.
  *
  * Context: any thread; lock-free.
  *

@@ -16,13 +16,15 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* The four designs, as in spec §1 (a), (b), (c) and §2. */
-enum model_breed {
-	MODEL_ATOMIC, /* §1a: unchecked atomic_t */
-	MODEL_FAST, /* §1b: x86 ARCH_HAS_REFCOUNT */
-	MODEL_FULL, /* §1c: REFCOUNT_FULL */
-	MODEL_SATURATING, /* §2.2: v5.5+ */
-};
+#include <refcount/breed/registry.h>
+
+/*
+ * The breeds, MODEL_<NAME>, from the registry: the list only.  What each
+ * breed does is the model's own (model.c), written from the kernel's
+ * behaviour as docs/kernel-semantics.md records it, not from the library.
+ */
+#define MODEL_BREED_IDX(name, NAME, ...) MODEL_##NAME,
+enum model_breed { REFCOUNT_FOR_EACH_BREED(MODEL_BREED_IDX) };
 
 /* Spec §2.1: enum refcount_saturation_type, values 0..4. */
 enum model_report {

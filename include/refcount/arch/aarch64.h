@@ -22,7 +22,7 @@
 	static __refcount_always_inline int name(refcount_t *r, int i)         \
 	{                                                                      \
 		int old;                                                       \
-		__asm__ __volatile__(                                                  \
+		__asm__ __volatile__(                                          \
 			ldadd " %w[i], %w[old], %[v]"                          \
 			: [old] "=r"(old), [v] "+Q"(__REFCOUNT_A64_CTR(r))     \
 			: [i] "r"(i)                                           \
@@ -37,7 +37,7 @@ __REFCOUNT_A64_FETCH_ADD(__refcount_fast_fetch_add_release, "ldaddl", "memory")
 	{                                                                      \
 		int old, new;                                                  \
 		unsigned int fail;                                             \
-		__asm__ __volatile__(                                                  \
+		__asm__ __volatile__(                                          \
 			"prfm pstl1strm, %[v]\n"                               \
 			"1:\tldxr %w[old], %[v]\n\t"                           \
 			"add %w[new], %w[old], %w[i]\n\t" stxr                 \

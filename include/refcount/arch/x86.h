@@ -41,10 +41,10 @@ static __refcount_always_inline void __refcount_fast_asm_add(int i,
 							     refcount_t *r)
 {
 	__asm__ goto("lock addl %1, %0\n\t" __REFCOUNT_X86_CHECK_LT_ZERO
-		 : /* no outputs */
-		 : "m"(__REFCOUNT_X86_CTR(r)), "ir"(i)
-		 : "memory", "cc"
-		 : ovf, neg);
+		     : /* no outputs */
+		     : "m"(__REFCOUNT_X86_CTR(r)), "ir"(i)
+		     : "memory", "cc"
+		     : ovf, neg);
 	return;
 ovf:
 	__refcount_fast_error(r, REFCOUNT_ADD_OVF,
@@ -57,10 +57,10 @@ neg:
 static __refcount_always_inline void __refcount_fast_asm_inc(refcount_t *r)
 {
 	__asm__ goto("lock incl %0\n\t" __REFCOUNT_X86_CHECK_LT_ZERO
-		 : /* no outputs */
-		 : "m"(__REFCOUNT_X86_CTR(r))
-		 : "memory", "cc"
-		 : ovf, neg);
+		     : /* no outputs */
+		     : "m"(__REFCOUNT_X86_CTR(r))
+		     : "memory", "cc"
+		     : ovf, neg);
 	return;
 ovf:
 	__refcount_fast_error(r, REFCOUNT_ADD_OVF,
@@ -77,12 +77,12 @@ neg:
 static __refcount_always_inline void __refcount_fast_asm_dec(refcount_t *r)
 {
 	__asm__ goto("lock decl %0\n\t"
-		 "jz %l[zero]\n\t"
-		 "js %l[neg]"
-		 : /* no outputs */
-		 : "m"(__REFCOUNT_X86_CTR(r))
-		 : "memory", "cc"
-		 : zero, neg);
+		     "jz %l[zero]\n\t"
+		     "js %l[neg]"
+		     : /* no outputs */
+		     : "m"(__REFCOUNT_X86_CTR(r))
+		     : "memory", "cc"
+		     : zero, neg);
 	return;
 zero:
 	__refcount_fast_error(r, REFCOUNT_DEC_LEAK, __REFCOUNT_X86_ZF);
@@ -96,12 +96,12 @@ static __refcount_always_inline bool
 __refcount_fast_asm_dec_and_test(refcount_t *r)
 {
 	__asm__ goto("lock decl %0\n\t"
-		 "js %l[neg]\n\t"
-		 "jz %l[zero]"
-		 : /* no outputs */
-		 : "m"(__REFCOUNT_X86_CTR(r))
-		 : "memory", "cc"
-		 : zero, neg);
+		     "js %l[neg]\n\t"
+		     "jz %l[zero]"
+		     : /* no outputs */
+		     : "m"(__REFCOUNT_X86_CTR(r))
+		     : "memory", "cc"
+		     : zero, neg);
 	return false;
 zero:
 	return true;
@@ -114,11 +114,11 @@ static __refcount_always_inline bool
 __refcount_fast_asm_sub_and_test(int i, refcount_t *r)
 {
 	__asm__ goto("lock subl %1, %0\n\t" __REFCOUNT_X86_CHECK_LT_ZERO
-		 "jz %l[zero]"
-		 : /* no outputs */
-		 : "m"(__REFCOUNT_X86_CTR(r)), "ir"(i)
-		 : "memory", "cc"
-		 : zero, ovf, neg);
+		     "jz %l[zero]"
+		     : /* no outputs */
+		     : "m"(__REFCOUNT_X86_CTR(r)), "ir"(i)
+		     : "memory", "cc"
+		     : zero, ovf, neg);
 	return false;
 zero:
 	return true;

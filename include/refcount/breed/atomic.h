@@ -29,19 +29,12 @@
 #error "include <refcount/refcount.h>, not <refcount/breed/atomic.h>"
 #endif
 
-
 /* atomic_add_unless(v, i, 0), fully ordered on success. */
 static inline __refcount_must_check bool
 __refcount_add_not_zero(int i, refcount_t *r, int *oldp)
 {
-	int old = atomic_load_explicit(&r->refs, memory_order_relaxed);
+	int old = __refcount_add_unless_zero(&r->refs, i, memory_order_seq_cst);
 
-	do {
-		if (!old)
-			break;
-	} while (!atomic_compare_exchange_weak_explicit(
-		&r->refs, &old, __refcount_wrap_add(old, i),
-		memory_order_seq_cst, memory_order_relaxed));
 	if (oldp)
 		*oldp = old;
 	return old;

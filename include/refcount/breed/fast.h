@@ -14,9 +14,9 @@
  *   SF only (stepped on a negative or   silent: counted and handed to the
  *   saturated counter, or 0 -> -1)      handler, but not printed
  *
- * Detects: overflow, refcount_dec() to 0, steps below 0 and on saturated
- * counters.  Does NOT detect increment from 0: refcount_inc() on 0 gives 1
- * silently, exactly as in 2017 (only the _not_zero forms refuse 0).
+ * What it detects is its column of the misuse table in <refcount/refcount.h>.
+ * It does not detect an increment from 0, exactly as in 2017 (only the
+ * _not_zero forms refuse 0).
  *
  * Architecture code lives apart: <refcount/arch/x86.h> (x86-64 and i386, the
  * asm) and <refcount/arch/aarch64.h> (LSE LDADD with an LL/SC fallback, and
@@ -33,7 +33,6 @@
 #ifndef REFCOUNT_H
 #error "include <refcount/refcount.h>, not <refcount/breed/fast.h>"
 #endif
-
 
 /* The x86 flags the 2017 exception handler looked at. */
 #define __REFCOUNT_X86_OF 1u

@@ -10,13 +10,9 @@
  * kernel; that is what made it cost 1.76x atomic_t in 2017.
  *
  * The counter is treated as unsigned.  It saturates at UINT_MAX and a
- * saturated counter never moves again.  Detects: overflow (saturates, warns
- * "refcount_t: saturated; leaking memory."), increment or addition on 0
- * (refuses: stays 0, warns "increment on 0" / "addition on 0"), underflow
- * (refuses: value unchanged, warns "underflow; use-after-free."), and
- * refcount_dec() to 0 (the value does become 0; warns "decrement hit 0").
- * Operations on a saturated counter are no-ops, counted and handed to the
- * report handler, but not printed (2017 stayed silent there).
+ * saturated counter never moves again; an increment from 0 or a step below
+ * 0 is refused, leaving the value alone.  What it detects, and what it
+ * prints, is its column of the misuse table in <refcount/refcount.h>.
  *
  * Note the kernel's own quirk, kept here: landing exactly on UINT_MAX by a
  * legal increment counts as saturation.
@@ -27,7 +23,6 @@
 #ifndef REFCOUNT_H
 #error "include <refcount/refcount.h>, not <refcount/breed/full.h>"
 #endif
-
 
 /*
  * The full breed's out-of-line operations (src/full-ops.c).  Each follows the

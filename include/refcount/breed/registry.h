@@ -44,7 +44,10 @@
  * @X: a macro of five arguments
  *
  * For code that has something per breed: a table indexed by breed, one
- * declaration per breed, a switch over REFCOUNT_BREED_* values.
+ * declaration per breed, a switch over REFCOUNT_BREED_* values.  Macro
+ * parameters are replaced inside X's body, so give X parameter names that
+ * its body does not otherwise use, or take only what it needs:
+ * `#define DECLARE(name, ...) extern int count_##name;`.
  */
 #define REFCOUNT_FOR_EACH_BREED(X)                                             \
 	__REFCOUNT_ROW_atomic(X) __REFCOUNT_ROW_fast(X) __REFCOUNT_ROW_full(X) \

@@ -9,10 +9,8 @@
  * fetch-and-sub, then a check on the old value.  A bad result is overwritten
  * with REFCOUNT_SATURATED (INT_MIN / 2) out of line by refcount_warn_saturate().
  *
- * Detects: overflow (ADD_OVF, ADD_NOT_ZERO_OVF), increment from 0 (ADD_UAF),
- * underflow (SUB_UAF), refcount_dec() to 0 or below (DEC_LEAK), and every
- * operation on a saturated counter.  Every detected misuse ends SATURATED:
- * a leak, never a premature free.
+ * What it detects is its column of the misuse table in <refcount/refcount.h>:
+ * every detected misuse ends SATURATED, a leak, never a premature free.
  */
 #ifndef REFCOUNT_BREED_SATURATING_H
 #define REFCOUNT_BREED_SATURATING_H
@@ -20,7 +18,6 @@
 #ifndef REFCOUNT_H
 #error "include <refcount/refcount.h>, not <refcount/breed/saturating.h>"
 #endif
-
 
 /**
  * __refcount_add_not_zero_limited_acquire() - add unless 0 or over a limit
@@ -89,14 +86,7 @@ __refcount_inc_not_zero_limited_acquire(refcount_t *r, int *oldp, int limit)
 static inline __refcount_must_check bool
 __refcount_add_not_zero(int i, refcount_t *r, int *oldp)
 {
-	int old = atomic_load_explicit(&r->refs, memory_order_relaxed);
-
-	do {
-		if (!old)
-			break;
-	} while (!atomic_compare_exchange_weak_explicit(
-		&r->refs, &old, __refcount_wrap_add(old, i),
-		memory_order_relaxed, memory_order_relaxed));
+	int old = __refcount_add_unless_zero(&r->refs, i, memory_order_relaxed);
 
 	if (oldp)
 		*oldp = old;

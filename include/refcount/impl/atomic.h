@@ -44,4 +44,28 @@ static inline int __refcount_wrap_sub(int a, int b)
 	return (int)((unsigned int)a - (unsigned int)b);
 }
 
+/*
+ * __refcount_add_unless_zero() - add @i to *@v unless it is 0, in a loop
+ * @v: the counter
+ * @i: the value to add
+ * @mo: the compare-and-swap's ordering on success (a constant)
+ *
+ * The kernel's atomic_add_unless(v, i, 0) as a compare-and-swap loop; no
+ * check on the result.  Return: the value the successful compare-and-swap
+ * replaced, or 0 if the counter was 0 (then nothing changed).
+ */
+static __refcount_always_inline int
+__refcount_add_unless_zero(atomic_int *v, int i, memory_order mo)
+{
+	int old = atomic_load_explicit(v, memory_order_relaxed);
+
+	do {
+		if (!old)
+			break;
+	} while (!atomic_compare_exchange_weak_explicit(
+		v, &old, __refcount_wrap_add(old, i), mo,
+		memory_order_relaxed));
+	return old;
+}
+
 #endif /* REFCOUNT_IMPL_ATOMIC_H */
