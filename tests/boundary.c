@@ -11,9 +11,10 @@
  * each form (in the fast breed the plain form is the x86 asm, the oldp form
  * C), and the oldp form must hand back the starting value.
  *
- * The expectations follow the spec: section 2.2 (saturating), 1c (full), 1b
- * (fast), 1a (atomic), and for dec_if_one/dec_not_one/the lock helpers the
- * lib/refcount.c behaviour of section 1 and 2.2 (2017 breeds test UINT_MAX,
+ * The expectations follow docs/kernel-semantics.md, 'The saturating breed',
+ * 'The full breed', 'The fast breed' and 'The atomic breed', and for
+ * dec_if_one/dec_not_one/the lock helpers lib/refcount.c as 'Common to every
+ * breed' and 'The saturating breed' give it (the 2017 breeds test UINT_MAX,
  * the saturating one REFCOUNT_SATURATED).
  */
 #include <errno.h>
@@ -202,7 +203,8 @@ static const struct row rows[] = {
 	/*
 	 * The 2025 _acquire forms: in the saturating breed the limited
 	 * variant with limit INT_MAX, which refuses (false, no change, no
-	 * report) an add past INT_MAX and a saturated counter (spec 2.2).
+	 * report) an add past INT_MAX and a saturated counter
+	 * (docs/kernel-semantics.md, 'The saturating breed').
 	 * Other breeds: as the plain forms.
 	 */
 	{ OP_INC_NZ_ACQ, P_0, ALL(REL(0, RF, NONE)) },
@@ -476,7 +478,8 @@ Test(boundary, set_read)
 
 /*
  * sub_and_test(0) on 0: the current kernel's `old > 0 &&` guard makes the
- * saturating breed refuse it (spec 2.2); the 2017 breeds return true (full:
+ * saturating breed refuse it (docs/kernel-semantics.md, 'The saturating
+ * breed'); the 2017 breeds return true (full:
  * 0 - 0 does not underflow and the result is 0; fast: `lock subl` sets ZF;
  * atomic: old == i).
  */
@@ -510,7 +513,8 @@ Test(boundary, sub_and_test_0_at_0, .init = setup)
 #if REFCOUNT_BREED == REFCOUNT_BREED_SATURATING
 /*
  * __refcount_add_not_zero_limited_acquire(): false, unchanged and silent
- * when @i would pass @limit, or on 0 (spec 2.2, the 2025 kernel).
+ * when @i would pass @limit, or on 0 (the 2025 kernel;
+ * docs/kernel-semantics.md, 'The saturating breed').
  */
 Test(boundary, add_not_zero_limited_acquire, .init = setup)
 {

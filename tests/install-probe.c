@@ -8,7 +8,7 @@
  * `pkg-config --cflags --libs refcount` pointed at a staged install, once
  * per breed.  It checks the 17 LKDTM scenarios against the breed's column
  * of the table, and what the default handler prints for the breed's first
- * printed report.  Exit status 0 if all is as the spec says.
+ * printed report.  Exit status 0 if all is as the table says.
  */
 #include <stdio.h>
 #include <string.h>

@@ -8,7 +8,7 @@
 # `pkg-config --cflags --libs refcount` says (PKG_CONFIG_SYSROOT_DIR and
 # PKG_CONFIG_LIBDIR point at the stage): against the installed shared
 # library (and checks that the staged copy is the one loaded), and against
-# the installed static archive.  Each program must behave as the spec says.
+# the installed static archive.  Each program must give its breed's column of tests/lkdtm-table.h.
 set -eu
 
 stage=$(realpath "$1")

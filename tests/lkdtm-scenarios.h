@@ -2,7 +2,8 @@
 /*
  * tests/lkdtm-scenarios.h - the 17 behavioural LKDTM refcount scenarios
  *
- * A port of drivers/misc/lkdtm/refcount.c (spec section 4, rows 1-17) for
+ * A port of drivers/misc/lkdtm/refcount.c (docs/kernel-semantics.md, 'LKDTM
+ * tests', rows 1-17) for
  * the breed of the including translation unit: include <refcount/refcount.h>
  * (with REFCOUNT_BREED set) first.  The expectations are in lkdtm-table.h.
  *

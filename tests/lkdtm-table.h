@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * tests/lkdtm-table.h - the expected outcome of the 17 behavioural LKDTM
- * refcount scenarios (drivers/misc/lkdtm/refcount.c; spec section 4, rows
- * 1-17) in each breed.
+ * refcount scenarios (drivers/misc/lkdtm/refcount.c; docs/kernel-semantics.md,
+ * 'LKDTM tests', rows 1-17) in each breed.
  *
  * This table is the single source of truth: tests/lkdtm.c asserts it for the
  * breed it is built for, tests/mixed.c for all four breeds in one process,
@@ -250,7 +250,8 @@ static inline const char *lkdtm_mismatch(enum lkdtm_id id, enum breed_idx b,
 
 /*
  * lkdtm_checker_line() - what LKDTM's checker helper prints for @val
- * (drivers/misc/lkdtm/refcount.c, spec section 4), with the breed's MAX and
+ * (drivers/misc/lkdtm/refcount.c; docs/kernel-semantics.md, 'LKDTM tests'),
+ * with the breed's MAX and
  * SATURATED.  For docs/breeds.md.
  */
 static inline void lkdtm_checker_line(char *buf, size_t len,

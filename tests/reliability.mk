@@ -4,7 +4,7 @@
 #   make check            also runs (CHECK_TARGETS):
 #     check-fuzz-replay   the differential fuzzer (library vs tests/fuzz/model.c)
 #                         over its committed corpus, the kept crash inputs and
-#                         an exhaustive sweep of the spec tables, per breed
+#                         an exhaustive sweep of the model's tables, per breed
 #                         (gcc, ASan+UBSan)
 #     check-regress       real bug patterns per breed (ASan+UBSan, gcc and
 #                         clang): wrap-around (shortcut near the edge), sticky

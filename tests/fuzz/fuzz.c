@@ -19,8 +19,8 @@
  *
  * fuzz_sweep() feeds every operation, in both forms, every value of vals[]
  * as the counter and every value as the argument (and as the limit of the
- * limited forms): the spec's tables, exhaustively, for the replay in `make
- * check`.
+ * limited forms): the tables of docs/kernel-semantics.md, exhaustively, for
+ * the replay in `make check`.
  *
  * After every operation it compares, against the model: every counter's
  * value, the return value, *oldp, whether the lock is held, kref releases,
@@ -45,7 +45,7 @@
 
 #define NCTR 4
 
-/* Counts and arguments near 0, 1, MAX, SATURATED and UINT_MAX (spec §4). */
+/* Counts and arguments near 0, 1, MAX, SATURATED and UINT_MAX ('Constants'). */
 static const int32_t vals[] = {
 	0,
 	1,
@@ -253,7 +253,7 @@ static enum model_op model_op_of(enum fuzz_op op)
 		[OP_DEC_NOT_ONE] = MOP_DEC_NOT_ONE,
 		[OP_DEC_AND_MUTEX_LOCK] = MOP_DEC_AND_LOCK,
 		[OP_DEC_AND_LOCK] = MOP_DEC_AND_LOCK,
-		/* spec §6: kref is refcount_t */
+		/* kref is refcount_t (docs/kernel-semantics.md, 'kref') */
 		[OP_KREF_INIT] = MOP_SET,
 		[OP_KREF_GET] = MOP_INC,
 		[OP_KREF_PUT] = MOP_DEC_AND_TEST,

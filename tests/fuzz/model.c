@@ -2,11 +2,12 @@
 /*
  * model.c - the sequential reference model (see model.h)
  *
- * One function per breed, each a transcription of its spec table.  All
- * arithmetic is on uint32_t (wrapping, as the kernel's -fno-strict-overflow
- * int arithmetic); "s()" is the signed view the spec's "< 0" tests mean.
+ * One function per breed, each a transcription of its breed's table in
+ * docs/kernel-semantics.md.  All arithmetic is on uint32_t (wrapping, as the
+ * kernel's -fno-strict-overflow int arithmetic); "s()" is the signed view
+ * those tables' "< 0" tests mean.
  *
- * Where the spec leaves a detail to the implementation, the model follows
+ * Where the kernel leaves a detail to the implementation, the model follows
  * the library's documented contract (include/refcount/report.h and the
  * breed headers), and says so:
  *  - the report type of the 2017 breeds, which had no types: the type
@@ -40,7 +41,7 @@ static void report(struct model_result *res, enum model_report t)
 	res->reports[t]++;
 }
 
-/* Spec §2.2: saturate = store INT_MIN / 2, then report. */
+/* 'The saturating breed': saturate = store INT_MIN / 2, then report. */
 static void saturate(struct model_counter *c, struct model_result *res,
 		     enum model_report t)
 {
@@ -51,8 +52,9 @@ static void saturate(struct model_counter *c, struct model_result *res,
 /*
  * refcount_dec_if_one() and refcount_dec_not_one(): lib/refcount.c, the same
  * in every breed except for the value dec_not_one treats as saturated:
- * UINT_MAX before v5.5 (§1 "compared against UINT_MAX even on the x86 and
- * unchecked breeds"), REFCOUNT_SATURATED from v5.5 (§2.2).
+ * UINT_MAX before v5.5, also in the fast and atomic breeds
+ * (docs/kernel-semantics.md, 'Common to every breed'), REFCOUNT_SATURATED
+ * from v5.5 ('The saturating breed').
  */
 static bool dec_if_one(struct model_counter *c)
 {
@@ -81,7 +83,7 @@ static bool dec_not_one(enum model_breed b, struct model_counter *c,
 	return true;
 }
 
-/* §1a: every operation is the plain atomic_t one; nothing is detected. */
+/* 'The atomic breed': every operation is the plain atomic_t one. */
 static bool atomic_op(struct model_counter *c, enum model_op op, int32_t i)
 {
 	uint32_t old = c->v;
@@ -109,8 +111,8 @@ static bool atomic_op(struct model_counter *c, enum model_op op, int32_t i)
 }
 
 /*
- * §1b: the locked instruction, then a trap if the result is negative
- * (refcount_dec: zero or negative); the trap stores INT_MIN / 2.
+ * 'The fast breed': the locked instruction, then a trap if the result is
+ * negative (refcount_dec: zero or negative); the trap stores INT_MIN / 2.
  * add_not_zero is the C cmpxchg loop of the table.
  */
 static bool fast_op(struct model_counter *c, enum model_op op, int32_t i,
@@ -153,8 +155,8 @@ static bool fast_op(struct model_counter *c, enum model_op op, int32_t i,
 }
 
 /*
- * §1c: unsigned, saturates at UINT_MAX, a saturated counter never moves,
- * 0 refuses increments, underflow refuses to move.
+ * 'The full breed': unsigned, saturates at UINT_MAX, a saturated counter
+ * never moves, 0 refuses increments, underflow refuses to move.
  */
 static bool full_add_not_zero(struct model_counter *c, uint32_t i,
 			      struct model_result *res, enum model_report t)
@@ -245,7 +247,7 @@ static bool full_op(struct model_counter *c, enum model_op op, int32_t i,
 	}
 }
 
-/* §2.2: fetch-then-check; every violation ends SATURATED. */
+/* 'The saturating breed': fetch-then-check; every violation ends SATURATED. */
 static bool saturating_op(struct model_counter *c, enum model_op op, int32_t i,
 			  int32_t limit, struct model_result *res)
 {
@@ -299,10 +301,11 @@ static bool saturating_op(struct model_counter *c, enum model_op op, int32_t i,
 }
 
 /*
- * The one-reference operations as the batch ones with i = 1, as the spec
- * defines them (§2.2 "inc_not_zero: add_not_zero(1)", "inc: add(1)",
- * "dec_and_test: sub_and_test(1)"; §1a and §1b give inc/incl the same rows
- * as add).  Not for the full breed, whose inc_not_zero is its own loop.
+ * The one-reference operations as the batch ones with i = 1, as the kernel
+ * defines them ('The saturating breed': inc_not_zero is add_not_zero(1, r),
+ * inc is add(1, r), dec_and_test is sub_and_test(1, r); 'The atomic breed'
+ * and 'The fast breed' give inc/incl the same rows as add).  Not for the
+ * full breed, whose inc_not_zero is its own loop.
  */
 static enum model_op by_one(enum model_op op, int32_t *i)
 {
@@ -356,7 +359,7 @@ struct model_result model_apply(enum model_breed b, struct model_counter *c,
 		res.ret = dec_not_one(b, c, &res);
 		break;
 	case MOP_DEC_AND_LOCK:
-		/* §1c/§2.2: dec_not_one fast path, else lock + dec_and_test */
+		/* dec_not_one fast path, else lock + dec_and_test */
 		if (dec_not_one(b, c, &res)) {
 			res.ret = false;
 			break;

@@ -3,11 +3,11 @@
  * model.h - a sequential reference model of refcount_t, for the differential
  * fuzzer
  *
- * Written from shared/reference/refcount-kernel-spec.md (the tables of §1a,
- * §1b, §1c, §2.1, §2.2 and §4), not from the library: it does not include
- * any librefcount header, keeps the count as a plain uint32_t and computes
- * each operation's final value, return value, old value and reports
- * with straight-line code.  tests/fuzz/fuzz.c runs the library and this
+ * Written from the tables of docs/kernel-semantics.md (each breed's section,
+ * 'Saturation types', 'Constants', 'LKDTM tests'), not from the library:
+ * of librefcount it includes only the list of breeds (the registry), keeps
+ * the count as a plain uint32_t and computes each operation's final value,
+ * return value, old value and reports with straight-line code.  tests/fuzz/fuzz.c runs the library and this
  * model side by side and stops at the first disagreement.
  */
 #ifndef FUZZ_MODEL_H
@@ -26,7 +26,7 @@
 #define MODEL_BREED_IDX(name, NAME, ...) MODEL_##NAME,
 enum model_breed { REFCOUNT_FOR_EACH_BREED(MODEL_BREED_IDX) };
 
-/* Spec §2.1: enum refcount_saturation_type, values 0..4. */
+/* docs/kernel-semantics.md, 'Saturation types': values 0..4. */
 enum model_report {
 	MODEL_ADD_NOT_ZERO_OVF,
 	MODEL_ADD_OVF,
@@ -36,7 +36,7 @@ enum model_report {
 	MODEL_NR_REPORTS
 };
 
-/* The operations the model knows (kref's are mapped onto these, spec §6). */
+/* The operations the model knows (kref's map onto these: see 'kref'). */
 enum model_op {
 	MOP_SET, /* refcount_set / refcount_set_release */
 	MOP_INC,
@@ -65,7 +65,7 @@ struct model_result {
 	unsigned int reports[MODEL_NR_REPORTS]; /* reports per type */
 };
 
-/* Constants of spec §2.1 and §1c, as the count reads (uint32_t). */
+/* docs/kernel-semantics.md, 'Constants', as the count reads (uint32_t). */
 #define MODEL_INT_MAX 0x7fffffffu
 #define MODEL_INT_MIN_HALF 0xc0000000u /* INT_MIN / 2 */
 #define MODEL_UINT_MAX 0xffffffffu

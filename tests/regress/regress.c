@@ -4,8 +4,8 @@
  *
  * Built once per breed, with AddressSanitizer (tests/reliability.mk).  Each
  * pattern is a bug that shipped somewhere; the test replays it against the
- * breed and asserts what the spec (shared/reference/refcount-kernel-spec.md,
- * §1d and §2.2) says that breed does: the protected breeds turn it into a
+ * breed and asserts what docs/kernel-semantics.md (the section of each breed,
+ * and 'LKDTM tests') says that breed does: the protected breeds turn it into a
  * report and a leak, the atomic breed (and, for increments from 0, the fast
  * breed) let it through, and then we assert that it does get through.
  *

@@ -6,7 +6,8 @@
  * the objects and their counters: no barrier, no lock between them (other than
  * the lock a dec_and_lock form takes), so the only happens-before edges TSan
  * can find between one thread's plain stores and another's plain loads are
- * the ones the refcount operations provide (spec §3):
+ * the ones the refcount operations provide (docs/kernel-semantics.md,
+ * 'Memory ordering'):
  *
  * put      Every object starts with one reference per thread (thread 0 holds
  *          two, and drops the extra one with refcount_dec()).  Each thread

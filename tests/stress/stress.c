@@ -217,7 +217,8 @@ static void put(struct held *h, int tid, unsigned int form, bool dup)
 	case 2:
 		if (refcount_dec_if_one(r)) {
 			/*
-			 * dec_if_one is RELEASE only (spec §3, case 8): the
+			 * dec_if_one is RELEASE only (docs/kernel-semantics.md,
+			 * 'Memory ordering', case 8): the
 			 * kernel's control dependency orders the free, but
 			 * reading the other threads' messages needs an
 			 * ACQUIRE, which C11 makes us ask for.
