@@ -6,9 +6,11 @@
 #   make bench        the main job: refcount-bench (installs what it is missing)
 #   make install PREFIX=/usr/local DESTDIR=
 #
-# Each area keeps its rules in a fragment beside its sources: tests/tests.mk,
-# bench/bench.mk, nullblk/nullblk.mk.  A fragment adds its test targets to
-# CHECK_TARGETS; `make check` runs them all.
+# mk/ holds what every area shares (the breed list, the library recipe, the
+# unit-suite recipe); each area keeps its rules in a fragment beside its
+# sources: tests/tests.mk, tests/reliability.mk, bench/bench.mk,
+# nullblk/nullblk.mk.  A fragment adds its test targets to CHECK_TARGETS;
+# `make check` runs them all.  docs/architecture.md describes them.
 
 CC      ?= cc
 PREFIX  ?= /usr/local
@@ -30,6 +32,7 @@ NEED    := mk/need
 # The breeds (from the C registry) and the library recipe.
 include mk/breeds.mk
 include mk/lib.mk
+include mk/unit.mk
 
 # The installed library: a static one, and a shared one from -fPIC objects.
 $(eval $(call LIB_VARIANT,$(B),$(CC),$$(ALL_CFLAGS)))

@@ -19,8 +19,8 @@
 #   make stress           race stress under TSan and ASan, STRESS_OPS
 #                         operations per breed and sanitizer, the injected-bug
 #                         control, and the real 2^32 wrap-around loop per breed
-#   make check-qemu       the Criterion unit suite (through tests/tests.mk's
-#                         T_VARIANT) and the reliability checks, cross-built
+#   make check-qemu       the Criterion unit suite (mk/unit.mk's
+#                         UNIT_VARIANT) and the reliability checks, cross-built
 #                         for aarch64 (LL/SC and LSE) and i386, under qemu-user
 #                         (i386: the single-threaded checks only, see the doc)
 #
@@ -282,9 +282,8 @@ REL_RUN_$(1) = timeout -k 10 $(REL_QEMU_TIMEOUT) env G_SLICE=always-malloc \
 	RELIABILITY_QEMU=/usr/bin/$(REL_QEMU_$(1)) \
 	QEMU_SET_ENV=LD_PRELOAD=$(abspath $(REL)/$(1)/qemu-exec.so) \
 	$(REL_QEMU_$(1))
-# tests/tests.mk's variant machinery builds the Criterion suite.
-T_CC_$(1) := $(REL_GCC_$(1))
-T_SAN_$(1) := $(REL_MARCH_$(1)) -I$$(REL_SR_$(1))/usr/include \
+# The unit suite (mk/unit.mk) against the foreign Criterion.
+REL_UNIT_FLAGS_$(1) := $(REL_MARCH_$(1)) -I$$(REL_SR_$(1))/usr/include \
 	-L$$(REL_SR_$(1))/usr/lib/$(REL_TRIPLET_$(1)) \
 	-Wl,-rpath-link,$$(REL_SRLIB_$(1))
 endef
@@ -295,9 +294,8 @@ $(foreach v,$(REL_QEMU_VARIANTS),$(foreach b,$(BREEDS),\
 	$(eval $(call REL_PROG,$(v),stress,tests/stress/stress.c,$(b)))\
 	$(eval $(call REL_PROG,$(v),replay,\
 		$(FUZZ_SRCS) tests/fuzz/replay.c,$(b)))))
-ifdef T_VARIANT
-$(foreach v,$(REL_QEMU_VARIANTS),$(eval $(call T_VARIANT,$(v))))
-endif
+$(foreach v,$(REL_QEMU_VARIANTS),$(eval $(call UNIT_VARIANT,$(v),\
+	$(REL_GCC_$(v)),$$(ALL_CFLAGS) $(REL_UNIT_FLAGS_$(v)),$(BREEDS),yes)))
 
 # REL_QEMU_CHECK(variant): run everything of one variant.  The unit
 # programs are made by a sub-make once the sysroot (Criterion's headers and
@@ -307,13 +305,13 @@ define REL_QEMU_CHECK
 check-$(1): $(REL)/qemu/sysroot-$(REL_DEB_$(1))/.stamp \
 		$(REL)/$(1)/qemu-exec.so \
 		$(foreach p,regress stress replay,$(BREEDS:%=$(REL)/$(1)/$(p)-%))
-	@test -n "$$(T_BINS_$(1))" || \
-		{ echo "check-$(1): tests/tests.mk gave no unit tests"; exit 1; }
-	@$$(MAKE) -s --no-print-directory $$(T_BINS_$(1)) $$(T_LIFETIME_BINS_$(1))
+	@test -n "$$(UNIT_BINS_$(1))" || \
+		{ echo "check-$(1): mk/unit.mk gave no unit tests"; exit 1; }
+	@$$(MAKE) -s --no-print-directory $$(UNIT_BINS_$(1)) $$(UNIT_LIFETIME_BINS_$(1))
 	@echo "== $(1): the unit suite"
-	@set -e; for t in $$(T_BINS_$(1)); do echo "== $$$$t"; \
+	@set -e; for t in $$(UNIT_BINS_$(1)); do echo "== $$$$t"; \
 		$$(REL_RUN_$(1)) $$$$t $(REL_QEMU_CRITERION_ARGS); done; \
-	for t in $$(T_LIFETIME_BINS_$(1)); do echo "== $$$$t"; \
+	for t in $$(UNIT_LIFETIME_BINS_$(1)); do echo "== $$$$t"; \
 		$$(REL_RUN_$(1)) $$$$t $(REL_QEMU_LIFETIME_ARGS); done
 	@echo "== $(1): reliability checks"
 	@set -e; for b in $(BREEDS); do \
