@@ -3,16 +3,22 @@
  * bench/bench.h - what the rows of refcount-bench share with its driver
  *
  * A row is one counter implementation: the plain C11 atomic_t, one of the
- * four breeds, or a peer library.  Each row is built from bench/loops.h, a
+ * breeds, or a peer library.  Each row is built from bench/loops.h, a
  * template included once per row with the row's operations defined as
  * macros, so that every timed loop is compiled with its operations inlined.
- * The driver (bench/main.c) calls a row's loops through the function
+ * The driver (bench/driver.h) calls a row's loops through the function
  * pointers in struct bench_impl: one indirect call per loop, never one per
  * operation.
+ *
+ * This header is the rows' side only and includes nothing of the driver.
+ * The functions a row may call are declared here and defined in
+ * bench/util.c: bench_fail() and bench_progress_draw() (behind
+ * bench_tick()).
  */
 #ifndef REFCOUNT_BENCH_H
 #define REFCOUNT_BENCH_H
 
+#include <refcount/breed/registry.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -48,9 +54,18 @@ struct bench_probe {
 
 struct bench_progress;
 
+/* What a row is, for the driver: which tables and comparisons it is in. */
+enum bench_row_kind {
+	BENCH_ROW_BASELINE, /* atomic_t: every ratio is to this row */
+	BENCH_ROW_BREED, /* a refcount_t breed, from bench/breed.c */
+	BENCH_ROW_PEER, /* another library, from bench/peer-*.c */
+};
+
 /* One row of every table. */
 struct bench_impl {
 	const char *name; /* "atomic_t", "refcount-full", "glib", ... */
+	enum bench_row_kind kind;
+	bool target; /* the targets are about this row: the default breed */
 	const char *key; /* BENCH_SFX: names its code size call sites */
 	const char *api; /* the operations, for the header */
 	const char *lookup_note; /* how the lookup pattern is built, or NULL */
@@ -74,10 +89,15 @@ struct bench_impl {
 	bool forked;
 };
 
-/* The rows, defined in bench/breed.c (once per breed) and bench/peer-*.c. */
-extern const struct bench_impl bench_impl_c11, bench_impl_atomic,
-	bench_impl_fast, bench_impl_full, bench_impl_saturating,
-	bench_impl_urcu, bench_impl_glib, bench_impl_ck;
+/*
+ * The rows: bench_impl_<name>, one per breed of the registry (bench/breed.c,
+ * built once per breed), and the baseline and the peers (bench/peer-*.c).
+ */
+#define BENCH_DECLARE_BREED(name, NAME, id, max, saturated)                    \
+	extern const struct bench_impl bench_impl_##name;
+REFCOUNT_FOR_EACH_BREED(BENCH_DECLARE_BREED)
+extern const struct bench_impl bench_impl_c11, bench_impl_urcu, bench_impl_glib,
+	bench_impl_ck;
 
 /* Stop with a message: a counter did something a correct one can't. */
 void bench_fail(const char *fmt, ...)

@@ -11,6 +11,27 @@
 #
 # The peers come from their Debian packages: liburcu (urcu/ref.h), GLib
 # (gatomicrefcount) and Concurrency Kit (ck_pr.h); mk/need installs them.
+#
+# The files:
+#   bench/bench.h      what a row shares with the driver (struct bench_impl)
+#   bench/loops.h      the template of a row's timed loops and probes
+#   bench/breed.c      a breed's row: built once per breed of $(BREEDS), with
+#                      $(call breed_cflags,<breed>) -DBENCH_SFX=<breed>
+#   bench/peer-*.c     the baseline (c11: atomic_t) and the peers' rows
+#   bench/codesize.sh  the code size table, read from the row objects with
+#                      nm and objdump, as the generated codesize.h
+#   bench/driver.h     what the driver's stages share; one file per stage:
+#     cli.c            main() and the options
+#     machine.c        the machine: CPUs, TSC frequency, pinning
+#     probe.c          the protection probes
+#     run.c            the rows table, the plan and the run, with its medians
+#     report.c         what both reports share: the build (-DBENCH_CFLAGS),
+#                      the code size table (codesize.h), the kernel's figures
+#     report-text.c    the text tables; targets.c, the targets that end them
+#     report-json.c    the JSON document
+#     util.c           bench_fail() and the progress bar (the rows call them)
+# Data flow: cli parses -> machine probes -> protection probes -> plan ->
+# run -> text or JSON report.
 
 BENCH_DIR  := $(B)/bench
 BENCH_BIN  := $(BENCH_DIR)/refcount-bench
@@ -18,7 +39,12 @@ BENCH_JSON := $(BENCH_DIR)/bench.json
 BENCH_PEERS := c11 urcu glib ck
 BENCH_ROW_OBJS := $(BREEDS:%=$(BENCH_DIR)/breed-%.o) \
 	$(BENCH_PEERS:%=$(BENCH_DIR)/peer-%.o)
-BENCH_SRC_HDRS := bench/bench.h bench/loops.h
+BENCH_SRC_HDRS := bench/bench.h bench/loops.h $(LIB_HDRS)
+BENCH_DRIVER := cli machine probe run report report-text targets \
+	report-json util
+BENCH_DRIVER_OBJS := $(BENCH_DRIVER:%=$(BENCH_DIR)/%.o)
+# report.c prints the flags it was built with and includes codesize.h.
+BENCH_REPORT_CFLAGS = -I$(BENCH_DIR) -DBENCH_CFLAGS='"$(strip $(ALL_CFLAGS))"'
 NM ?= nm
 OBJDUMP ?= objdump
 
@@ -37,11 +63,8 @@ bench-need:
 $(BENCH_DIR):
 	mkdir -p $@
 
-$(BENCH_DIR)/breed-%.o: bench/breed.c $(BENCH_SRC_HDRS) $(LIB_HDRS) \
-		| $(BENCH_DIR) bench-need
-	$(CC) $(ALL_CFLAGS) -DBENCH_SFX=$* \
-		-DREFCOUNT_BREED=REFCOUNT_BREED_$(shell echo $* | tr a-z A-Z) \
-		-c $< -o $@
+$(BENCH_DIR)/breed-%.o: bench/breed.c $(BENCH_SRC_HDRS) | $(BENCH_DIR) bench-need
+	$(CC) $(ALL_CFLAGS) -DBENCH_SFX=$* $(call breed_cflags,$*) -c $< -o $@
 
 $(BENCH_DIR)/peer-%.o: bench/peer-%.c $(BENCH_SRC_HDRS) | $(BENCH_DIR) bench-need
 	$(CC) $(ALL_CFLAGS) $(if $(filter glib,$*),$(BENCH_GLIB_CFLAGS)) \
@@ -52,11 +75,14 @@ $(BENCH_DIR)/codesize.h: bench/codesize.sh $(BENCH_ROW_OBJS) $(B)/librefcount.a
 		"$(B)/librefcount.a $(BENCH_LIBGLIB)" $(BENCH_ROW_OBJS) > $@.tmp
 	mv $@.tmp $@
 
-$(BENCH_DIR)/main.o: bench/main.c bench/bench.h $(BENCH_DIR)/codesize.h
-	$(CC) $(ALL_CFLAGS) -I$(BENCH_DIR) -Ibench \
-		-DBENCH_CFLAGS='"$(strip $(ALL_CFLAGS))"' -c $< -o $@
+$(BENCH_DRIVER_OBJS): $(BENCH_DIR)/%.o: bench/%.c bench/driver.h bench/bench.h \
+		$(LIB_HDRS) | $(BENCH_DIR)
+	$(CC) $(ALL_CFLAGS) $(if $(filter report,$*),$(BENCH_REPORT_CFLAGS)) \
+		-c $< -o $@
 
-$(BENCH_BIN): $(BENCH_DIR)/main.o $(BENCH_ROW_OBJS) $(B)/librefcount.a
+$(BENCH_DIR)/report.o: $(BENCH_DIR)/codesize.h
+
+$(BENCH_BIN): $(BENCH_DRIVER_OBJS) $(BENCH_ROW_OBJS) $(B)/librefcount.a
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(BENCH_GLIB_LIBS)
 
 bench: $(BENCH_BIN)

@@ -2,12 +2,16 @@
 /*
  * bench/breed.c - the refcount-bench row of one breed
  *
- * Built once per breed, with -DREFCOUNT_BREED=REFCOUNT_BREED_<BREED> and
- * -DBENCH_SFX=<breed>, so that the four rows link into one program.
+ * Built once per breed of include/refcount/breed/registry.h, with
+ * -DREFCOUNT_BREED=REFCOUNT_BREED_<BREED> and -DBENCH_SFX=<breed>, so that
+ * every breed's row links into one program as bench_impl_<breed>.
  */
 #include <refcount/refcount.h>
 
 #define BENCH_NAME "refcount-" REFCOUNT_BREED_NAME
+#define BENCH_KIND BENCH_ROW_BREED
+/* The targets are about the breed <refcount/refcount.h> selects by default. */
+#define BENCH_TARGET (REFCOUNT_BREED == REFCOUNT_BREED_SATURATING)
 #define BENCH_API "refcount_inc, refcount_dec_and_test, refcount_inc_not_zero"
 #define BENCH_LOOKUP_NOTE NULL
 #define BENCH_T refcount_t

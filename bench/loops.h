@@ -6,6 +6,7 @@
  *
  *   BENCH_SFX                  token naming the row's symbols (fast, glib)
  *   BENCH_NAME, BENCH_API      the row's name and operations, as strings
+ *   BENCH_KIND                 BENCH_ROW_BASELINE, _BREED or _PEER
  *   BENCH_LOOKUP_NOTE          how inc_not_zero is made, or NULL
  *   BENCH_T                    the counter type (fits in BENCH_SLOT bytes)
  *   BENCH_SET(r, v)            store v
@@ -16,7 +17,8 @@
  *   BENCH_MAX                  the largest legal count
  *   BENCH_IS_SATURATED(r)      the counter sits at its saturation value
  *   BENCH_FORKED               true: probe in a child (the row may abort)
- * and optionally BENCH_DEC(r), a decrement whose result is not tested.
+ * and optionally BENCH_DEC(r), a decrement whose result is not tested, and
+ * BENCH_TARGET, true for the row the targets are about (default false).
  *
  * A library that reports misuse defines BENCH_OWN_PROBE and then, after this
  * file, BN(probe): it runs BN(scenario) and says whether the library
@@ -37,6 +39,10 @@
 #define BN(x) BENCH_CAT(x, BENCH_SFX)
 #define BENCH_STR_(x) #x
 #define BENCH_STR(x) BENCH_STR_(x)
+
+#ifndef BENCH_TARGET
+#define BENCH_TARGET false
+#endif
 
 /*
  * The loops around the operations are never unrolled, so that every row
@@ -222,6 +228,8 @@ static void BN(probe)(enum bench_violation v, struct bench_probe *out)
 
 const struct bench_impl BN(bench_impl) = {
 	.name = BENCH_NAME,
+	.kind = BENCH_KIND,
+	.target = BENCH_TARGET,
 	.key = BENCH_STR(BENCH_SFX),
 	.api = BENCH_API,
 	.lookup_note = BENCH_LOOKUP_NOTE,

@@ -23,6 +23,7 @@ static inline bool c11_inc_not_zero(atomic_int *r)
 
 #define BENCH_SFX c11
 #define BENCH_NAME "atomic_t"
+#define BENCH_KIND BENCH_ROW_BASELINE
 #define BENCH_API "C11 atomic_fetch_add (relaxed), atomic_fetch_sub() == 1"
 #define BENCH_LOOKUP_NOTE                                                      \
 	"atomic_t: a compare-exchange loop, as atomic_inc_not_zero()"

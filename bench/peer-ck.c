@@ -32,6 +32,7 @@ static inline bool ck_inc_not_zero(int *r)
 
 #define BENCH_SFX ck
 #define BENCH_NAME "ck"
+#define BENCH_KIND BENCH_ROW_PEER
 #define BENCH_API "ck_pr_inc_int, ck_pr_dec_int_zero, ck_pr_dec_int"
 #define BENCH_LOOKUP_NOTE "ck: no inc_not_zero; built from ck_pr_cas_int_value"
 #define BENCH_T int

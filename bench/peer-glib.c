@@ -25,6 +25,7 @@ static inline gboolean glib_inc_not_zero(gatomicrefcount *r)
 
 #define BENCH_SFX glib
 #define BENCH_NAME "glib"
+#define BENCH_KIND BENCH_ROW_PEER
 #define BENCH_API "g_atomic_ref_count_inc, _dec (calls into libglib)"
 #define BENCH_LOOKUP_NOTE                                                      \
 	"glib: no inc_not_zero; built from g_atomic_int_compare_and_exchange"

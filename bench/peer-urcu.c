@@ -41,6 +41,7 @@ static inline bool urcu_obj_put(struct urcu_obj *o)
 
 #define BENCH_SFX urcu
 #define BENCH_NAME "urcu_ref"
+#define BENCH_KIND BENCH_ROW_PEER
 #define BENCH_API "urcu_ref_get, urcu_ref_put, urcu_ref_get_unless_zero"
 #define BENCH_LOOKUP_NOTE NULL
 #define BENCH_T struct urcu_obj

@@ -1,0 +1,192 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * bench/driver.h - what the stages of refcount-bench's driver share
+ *
+ * refcount-bench measures what hardened reference counting costs, every row
+ * side by side in one run, in four parts:
+ *   1. timing: the kernel's LKDTM ATOMIC_TIMING / REFCOUNT_TIMING loop,
+ *      beside the published 2017 (and 2019) figures;
+ *   2. contention: 1 to 2 x nproc threads on one shared counter;
+ *   3. many objects: the same pairs over 10^6 counters in random order;
+ *   4. code size: bytes per call site, from the compiled objects.
+ *
+ * Method: cycles are TSC cycles (its frequency is measured and printed).
+ * Each measurement is repeated in rounds, the rows interleaved within a
+ * round (A B C ... A B C ...) after one warm-up round; the median is
+ * reported with min-max, and each ratio to the baseline row (atomic_t) is
+ * computed within its round before the median is taken.  Single-thread rows
+ * run pinned to one CPU.  The protections column is probed at start-up.
+ *
+ * One file per stage, in the order main() runs them:
+ *
+ *   cli.c          main() and the options: parse() fills opt
+ *   machine.c      read_machine(): the CPU, its TSC frequency and the CPUs
+ *                  we may run on (mach); pins the single-thread rows
+ *   probe.c        probe_all(): each misuse once per row (verdicts)
+ *   run.c          the rows table (impls), plan(): one group per
+ *                  measurement, and run_all(): every group, round by round,
+ *                  and the medians of its cells
+ *   report.c       what both reports use: the build, the code size table,
+ *                  the kernel's published figures, figures of a cell
+ *   report-text.c  print_table(): the text tables on stdout
+ *   targets.c      print_targets(): the section that ends the text report
+ *   report-json.c  print_json(): the same run as one JSON document
+ *   util.c         bench_fail() and the progress bar, which the rows call
+ *                  too (declared for them in bench/bench.h), and median()
+ *
+ * Data flow: cli parses -> machine probes -> protection probes -> plan ->
+ * run -> text or JSON report.  Each stage fills the globals it owns (below,
+ * by file) and reads only those of the stages before it.  The rows see
+ * bench/bench.h alone; this header includes it, never the reverse.
+ */
+#ifndef REFCOUNT_BENCH_DRIVER_H
+#define REFCOUNT_BENCH_DRIVER_H
+
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* CPU_SETSIZE; include this header first */
+#endif
+#include <limits.h>
+#include <sched.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/utsname.h>
+
+#include "bench.h"
+
+#define BENCH_VERSION "0.1.0"
+#define MAX_ROUNDS 64
+#define MAX_GROUPS 64
+#define NOISY 0.05 /* min-max wider than 5% of the median */
+
+/* LKDTM's counts: INT_MAX - 1 increments and INT_MAX decrements. */
+#define LKDTM_N ((uint64_t)INT_MAX)
+
+/*
+ * The rows (run.c): the baseline, the registry's breeds in its order, then
+ * the BENCH_NR_PEERS peers (urcu_ref, glib, ck).
+ */
+#define BENCH_NR_PEERS 3
+#define NR_IMPLS (1 + REFCOUNT_NR_BREEDS + BENCH_NR_PEERS)
+extern const struct bench_impl *const impls[NR_IMPLS];
+/* Where the baseline and the target row are in impls[] (plan()). */
+extern unsigned int baseline, target;
+
+enum suite { TIMING, CONTENTION, OBJECTS, CODESIZE, NR_SUITES };
+extern const char *const suite_names[NR_SUITES];
+
+/* The options (cli.c). */
+struct bench_opt {
+	uint64_t loops; /* timing: n as in the template */
+	unsigned int rounds;
+	uint64_t pairs; /* contention: pairs per thread */
+	uint32_t objects, small; /* objects: the big and the small set */
+	uint64_t obj_pairs; /* objects: pairs per measurement */
+	unsigned int max_threads;
+	int cpu;
+	bool json, progress, full, quick;
+	const char *json_file; /* --json=FILE: the JSON too, to FILE */
+	unsigned int suites; /* bit per enum suite */
+};
+extern struct bench_opt opt;
+
+/* The machine (machine.c). */
+struct bench_mach {
+	char cpu[192];
+	unsigned int ncpus;
+	int cpus[CPU_SETSIZE]; /* the CPUs we may run on */
+	double hz; /* TSC frequency */
+	bool constant_tsc, nonstop_tsc, hypervisor;
+	double load; /* 1-minute load average at start, or -1 */
+	struct utsname uts;
+};
+extern struct bench_mach mach;
+
+void read_machine(void);
+double mono(void); /* CLOCK_MONOTONIC_RAW, in seconds */
+
+/* The protections (probe.c): a verdict per row and misuse. */
+enum verdict { V_NA, V_NONE, V_PROTECTED, V_WARN, V_QUIET, V_ABORT };
+extern enum verdict verdicts[NR_IMPLS][BENCH_NR_VIOLATIONS];
+extern const char *const violation_names[BENCH_NR_VIOLATIONS];
+
+void probe_all(void);
+bool is_protected(enum verdict d);
+const char *protections(unsigned int i);
+
+/* One row of one measurement, over the rounds. */
+struct cell {
+	double cyc[MAX_ROUNDS]; /* cycles per operation */
+	double ratio[MAX_ROUNDS]; /* to the baseline in the same round */
+	double med, lo, hi, rmed, rlo, rhi;
+	uint64_t total; /* timing: median cycles of the whole loop */
+};
+
+/* One measurement: every row, the same work. */
+struct group {
+	enum suite suite;
+	bool lookup; /* the lookup pattern instead of get/put */
+	unsigned int threads;
+	uint32_t objects;
+	uint64_t work; /* n, pairs per thread, or passes */
+	double ops; /* refcount operations per measurement */
+	struct cell cell[NR_IMPLS];
+};
+
+/* The plan and the run (run.c). */
+extern struct group groups[MAX_GROUPS];
+extern unsigned int nr_groups;
+
+void plan(void);
+void run_all(void);
+unsigned int next_threads(unsigned int t);
+double cpu_share(void);
+const struct group *find_group(enum suite s);
+
+/* Shared by both reports (report.c). */
+struct kernel_figure {
+	const char *variant, *row, *prot;
+	double cycles, ratio;
+};
+extern const struct kernel_figure kernel_figures[]; /* 2017, then 2019 */
+
+/* Code size of a row's call sites; [0] is inc, [1] dec_and_test. */
+struct bench_cs {
+	const char *key; /* the row's BENCH_SFX */
+	unsigned int bytes[2], cold[2]; /* nm -S */
+	struct {
+		unsigned int bytes; /* with its .cold part */
+		const char *fn; /* the library function a call site calls */
+	} ool[2];
+};
+extern const char *const cs_ops[2];
+extern const unsigned int cs_empty; /* bytes of an empty function: the ret */
+extern const char bench_cflags[];
+
+const char *compiler(void);
+double kernel_ratio(const char *row);
+const struct bench_cs *cs_find(const char *key);
+double mops(double cyc_per_op);
+bool noisy(const struct cell *c);
+
+/* The reports: report-text.c, targets.c and report-json.c. */
+void print_table(void);
+void print_targets(void);
+void print_json(FILE *f);
+
+/* util.c: the progress bar, drawn by bench_progress_draw(), and median(). */
+struct bench_bar {
+	double done, total; /* measurements; a warm-up counts 1/8 */
+	double weight; /* of the measurement running now */
+	uint64_t interval; /* timestamps between redraws */
+	char label[96];
+	bool drawn;
+};
+extern struct bench_bar bar;
+
+void bar_clear(void);
+/* The median of v[0..n-1] (n <= MAX_ROUNDS), and its min and max. */
+double median(const double *v, unsigned int n, double *lo, double *hi);
+
+#endif /* REFCOUNT_BENCH_DRIVER_H */

@@ -1,0 +1,140 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * bench/report-json.c - the JSON report
+ *
+ * print_json(): the same run as one JSON document: "machine" (the machine,
+ * the build and the options), then "results", one object per row of every
+ * measurement and per row and operation of the code size table.  The keys
+ * are listed in docs/bench.md; bench/check.jq checks the structure.
+ */
+#include "driver.h"
+
+#include <unistd.h>
+
+/* The JSON document goes to jf: stdout, or the --json file. */
+static FILE *jf;
+
+static void json_str(const char *s)
+{
+	fputc('"', jf);
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			fprintf(jf, "\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			fprintf(jf, "\\u%04x", *s);
+		else
+			fputc(*s, jf);
+	}
+	fputc('"', jf);
+}
+
+static void json_kv(const char *k, const char *v, bool comma)
+{
+	fprintf(jf, "%s\n    ", comma ? "," : "");
+	json_str(k);
+	fprintf(jf, ": ");
+	json_str(v);
+}
+
+static void json_cell(const struct group *g, unsigned int i, bool comma)
+{
+	const struct cell *c = &g->cell[i];
+
+	fprintf(jf, "%s\n    {\"suite\": \"%s\", \"impl\": ", comma ? "," : "",
+		suite_names[g->suite]);
+	json_str(impls[i]->name);
+	if (g->suite != TIMING)
+		fprintf(jf, ", \"pattern\": \"%s\"",
+			g->lookup ? "lookup" : "getput");
+	fprintf(jf, ", \"threads\": %u", g->threads);
+	if (g->suite == OBJECTS)
+		fprintf(jf, ", \"objects\": %u", g->objects);
+	fprintf(jf,
+		", \"cycles_per_op\": %.4f, \"cycles_per_op_min\": %.4f, "
+		"\"cycles_per_op_max\": %.4f, \"mops\": %.3f, "
+		"\"ratio_to_atomic\": %.4f, \"ratio_min\": %.4f, "
+		"\"ratio_max\": %.4f, \"noisy\": %s",
+		c->med, c->lo, c->hi, mops(c->med), c->rmed, c->rlo, c->rhi,
+		noisy(c) ? "true" : "false");
+	if (g->suite == TIMING) {
+		double k = kernel_ratio(impls[i]->name);
+
+		fprintf(jf, ", \"total_cycles\": %llu, \"loops\": %llu",
+			(unsigned long long)c->total,
+			(unsigned long long)g->work);
+		if (k)
+			fprintf(jf, ", \"kernel_ratio\": %.4f", k);
+		fprintf(jf, ", \"protections\": [");
+		for (int v = 0, n = 0; v < BENCH_NR_VIOLATIONS; v++)
+			if (is_protected(verdicts[i][v]))
+				fprintf(jf, "%s\"%s\"", n++ ? ", " : "",
+					violation_names[v]);
+		fprintf(jf, "], \"protections_text\": ");
+		json_str(protections(i));
+	}
+	fprintf(jf, "}");
+}
+
+void print_json(FILE *f)
+{
+	char host[HOST_NAME_MAX + 1] = "";
+	bool comma = false;
+
+	jf = f;
+	gethostname(host, sizeof(host) - 1);
+	fprintf(jf, "{\n  \"machine\": {");
+	json_kv("cpu", mach.cpu, false);
+	fprintf(jf, ",\n    \"cpus\": %u, \"tsc_hz\": %.0f", mach.ncpus,
+		mach.hz);
+	json_kv("kernel", mach.uts.release, true);
+	json_kv("arch", mach.uts.machine, true);
+	json_kv("compiler", compiler(), true);
+	json_kv("cflags", bench_cflags, true);
+	fprintf(jf,
+		",\n    \"rounds\": %u, \"pinned_cpu\": %d, "
+		"\"timing_loops\": %llu, \"full\": %s, \"quick\": %s",
+		opt.rounds, opt.cpu, (unsigned long long)opt.loops,
+		opt.full ? "true" : "false", opt.quick ? "true" : "false");
+	json_kv("protections_method",
+		"probed: each misuse once on a scratch counter; breeds with a "
+		"quiet report handler and refcount_report_count(), peers in a "
+		"forked child (abort) and via g_critical for glib",
+		true);
+	fprintf(jf, "\n  },\n  \"results\": [");
+	for (unsigned int k = 0; k < nr_groups; k++) {
+		for (unsigned int i = 0; i < NR_IMPLS; i++) {
+			json_cell(&groups[k], i, comma);
+			comma = true;
+		}
+	}
+	for (unsigned int i = 0; opt.suites & 1u << CODESIZE && i < NR_IMPLS;
+	     i++) {
+		const struct bench_cs *cs = cs_find(impls[i]->key);
+		const struct bench_cs *c0 = cs_find(impls[baseline]->key);
+
+		for (int op = 0; cs && op < 2; op++) {
+			unsigned int b = cs->bytes[op] - cs_empty;
+			unsigned int b0 = c0->bytes[op] - cs_empty;
+
+			fprintf(jf,
+				"%s\n    {\"suite\": \"codesize\", "
+				"\"impl\": ",
+				comma ? "," : "");
+			comma = true;
+			json_str(impls[i]->name);
+			fprintf(jf,
+				", \"op\": \"%s\", \"bytes\": %u, "
+				"\"cold_bytes\": %u, \"ratio_to_atomic\": %.4f",
+				cs_ops[op], b, cs->cold[op],
+				b0 ? (double)b / b0 : 0);
+			if (cs->ool[op].fn) {
+				fprintf(jf, ", \"calls\": ");
+				json_str(cs->ool[op].fn);
+				fprintf(jf, ", \"called_bytes\": %u",
+					cs->ool[op].bytes);
+			}
+			fprintf(jf, "}");
+		}
+	}
+	fprintf(jf, "\n  ]\n}\n");
+}

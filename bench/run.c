@@ -1,0 +1,341 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * bench/run.c - the rows, the plan and the run
+ *
+ * impls[] is every row in table order.  plan() turns the options into
+ * groups, one per measurement (a suite, a pattern, a thread count or an
+ * object set), and finds the baseline and the target row by their kind.
+ * run_all() runs every group: a warm-up round, then opt.rounds rounds with
+ * the rows interleaved, and the medians and per-round ratios of each cell.
+ */
+#include "driver.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define BENCH_BREED_ROW(name, NAME, id, max, saturated) &bench_impl_##name,
+
+/* The baseline, the breeds in the registry's order, the peers. */
+/* clang-format off */
+const struct bench_impl *const impls[] = {
+	&bench_impl_c11,
+	REFCOUNT_FOR_EACH_BREED(BENCH_BREED_ROW)
+	&bench_impl_urcu,
+	&bench_impl_glib,
+	&bench_impl_ck,
+};
+/* clang-format on */
+_Static_assert(sizeof(impls) / sizeof(impls[0]) == NR_IMPLS,
+	       "NR_IMPLS: 1 baseline, the breeds and BENCH_NR_PEERS peers");
+
+unsigned int baseline, target;
+
+const char *const suite_names[NR_SUITES] = { "timing", "contention", "objects",
+					     "codesize" };
+
+struct group groups[MAX_GROUPS];
+unsigned int nr_groups;
+
+static _Alignas(BENCH_SLOT) char shared_slot[BENCH_SLOT];
+static char *objs;
+static uint32_t *order;
+
+struct worker {
+	pthread_t th;
+	const struct bench_impl *impl;
+	uint64_t pairs, end;
+	bool lookup;
+};
+
+static atomic_uint ready;
+static atomic_bool go;
+
+static void *worker_main(void *arg)
+{
+	struct worker *w = arg;
+
+	atomic_fetch_add(&ready, 1);
+	while (!atomic_load_explicit(&go, memory_order_acquire))
+		sched_yield();
+	if (w->lookup)
+		w->impl->lookup(shared_slot, w->pairs);
+	else
+		w->impl->getput(shared_slot, w->pairs);
+	w->end = bench_now();
+	return NULL;
+}
+
+/* Threads pinned round-robin over our CPUs; wall cycles for all pairs. */
+static uint64_t contend(const struct bench_impl *impl, unsigned int threads,
+			uint64_t pairs, bool lookup)
+{
+	struct worker w[2 * CPU_SETSIZE];
+	uint64_t t0, end = 0;
+
+	impl->init(shared_slot, 1);
+	atomic_store(&ready, 0);
+	atomic_store(&go, false);
+	for (unsigned int t = 0; t < threads; t++) {
+		pthread_attr_t attr;
+		cpu_set_t set;
+
+		w[t] = (struct worker){ .impl = impl,
+					.pairs = pairs,
+					.lookup = lookup };
+		CPU_ZERO(&set);
+		CPU_SET(mach.cpus[t % mach.ncpus], &set);
+		pthread_attr_init(&attr);
+		pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
+		if (pthread_create(&w[t].th, &attr, worker_main, &w[t]))
+			bench_fail("pthread_create: %s", strerror(errno));
+		pthread_attr_destroy(&attr);
+	}
+	while (atomic_load(&ready) < threads)
+		sched_yield();
+	t0 = bench_now();
+	atomic_store_explicit(&go, true, memory_order_release);
+	for (unsigned int t = 0; t < threads; t++) {
+		pthread_join(w[t].th, NULL);
+		if (w[t].end > end)
+			end = w[t].end;
+	}
+	if (impl->read(shared_slot) != 1)
+		bench_fail("%s: shared counter ended at %lld, not 1",
+			   impl->name, impl->read(shared_slot));
+	return end - t0;
+}
+
+static uint64_t objects_run(const struct bench_impl *impl, uint32_t n,
+			    uint32_t passes, bool lookup)
+{
+	void (*fn)(char *, const uint32_t *, uint32_t, uint32_t) =
+		lookup ? impl->objs_lookup : impl->objs_getput;
+	uint64_t t0;
+
+	for (uint32_t i = 0; i < n; i++)
+		impl->init(objs + (size_t)i * BENCH_SLOT, 1);
+	fn(objs, order, n, 1); /* untimed: caches in their steady state */
+	t0 = bench_now();
+	fn(objs, order, n, passes);
+	return bench_now() - t0;
+}
+
+/* A random permutation of 0..n-1 (xorshift64, fixed seed). */
+static void shuffle(uint32_t n)
+{
+	uint64_t x = 88172645463325252ull;
+
+	for (uint32_t i = 0; i < n; i++)
+		order[i] = i;
+	for (uint32_t i = n - 1; i > 0; i--) {
+		uint32_t j, t;
+
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		j = (uint32_t)(x % (i + 1));
+		t = order[i];
+		order[i] = order[j];
+		order[j] = t;
+	}
+}
+
+static double clock_s(clockid_t id)
+{
+	struct timespec ts;
+
+	clock_gettime(id, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* How long single-thread measurements ran, and how long they had a CPU. */
+static double single_cpu_s, single_wall_s;
+
+static uint64_t measure_single(struct group *g, const struct bench_impl *impl,
+			       uint64_t work)
+{
+	static uint32_t shuffled;
+	struct bench_progress p = { .on = opt.progress };
+	double cpu = clock_s(CLOCK_THREAD_CPUTIME_ID), wall = mono();
+	uint64_t c;
+
+	if (g->suite == TIMING) {
+		p.total = 2 * work;
+		p.next = bench_now();
+		c = impl->timing(shared_slot, work < 2 ? 2 : work, &p);
+	} else {
+		if (shuffled != g->objects)
+			shuffle(g->objects);
+		shuffled = g->objects;
+		c = objects_run(impl, g->objects, (uint32_t)work, g->lookup);
+	}
+	single_cpu_s += clock_s(CLOCK_THREAD_CPUTIME_ID) - cpu;
+	single_wall_s += mono() - wall;
+	return c;
+}
+
+/* Cycles for one measurement of row @impl; a warm-up does 1/8 the work. */
+static uint64_t measure(struct group *g, const struct bench_impl *impl,
+			bool warm)
+{
+	uint64_t work = warm ? (g->work + 7) / 8 : g->work;
+
+	if (g->suite == CONTENTION)
+		return contend(impl, g->threads, work, g->lookup);
+	return measure_single(g, impl, work);
+}
+
+/* The share of the wall time single-thread measurements had a CPU. */
+double cpu_share(void)
+{
+	return single_wall_s > 0 ? single_cpu_s / single_wall_s : 1;
+}
+
+static void run_group(struct group *g)
+{
+	const char *what = suite_names[g->suite];
+
+	for (int r = -1; r < (int)opt.rounds; r++) {
+		for (unsigned int i = 0; i < NR_IMPLS; i++) {
+			struct bench_progress p = { 0 };
+			uint64_t c;
+
+			char round[16] = "warm-up";
+
+			if (r >= 0)
+				snprintf(round, sizeof(round), "round %d/%u",
+					 r + 1, opt.rounds);
+			if (g->suite == CONTENTION)
+				snprintf(bar.label, sizeof(bar.label),
+					 "%s %s, %u threads, %s %s", what,
+					 g->lookup ? "lookup" : "get/put",
+					 g->threads, round, impls[i]->name);
+			else
+				snprintf(bar.label, sizeof(bar.label),
+					 "%s%s %s %s", what,
+					 g->lookup ? " lookup" : "", round,
+					 impls[i]->name);
+			bar.weight = r < 0 ? 1.0 / 8 : 1;
+			if (opt.progress)
+				bench_progress_draw(&p);
+			c = measure(g, impls[i], r < 0);
+			bar.done += bar.weight;
+			if (r >= 0)
+				g->cell[i].cyc[r] = (double)c / g->ops;
+		}
+		for (unsigned int i = 0; r >= 0 && i < NR_IMPLS; i++)
+			g->cell[i].ratio[r] =
+				g->cell[i].cyc[r] / g->cell[baseline].cyc[r];
+	}
+	for (unsigned int i = 0; i < NR_IMPLS; i++) {
+		struct cell *c = &g->cell[i];
+
+		c->med = median(c->cyc, opt.rounds, &c->lo, &c->hi);
+		c->rmed = median(c->ratio, opt.rounds, &c->rlo, &c->rhi);
+		c->total = (uint64_t)(c->med * g->ops + 0.5);
+	}
+}
+
+static struct group *add_group(enum suite s, bool lookup, unsigned int threads,
+			       uint32_t objects, uint64_t work, double ops)
+{
+	struct group *g = &groups[nr_groups++];
+
+	if (nr_groups > MAX_GROUPS)
+		bench_fail("more than %d measurements: lower --threads",
+			   MAX_GROUPS);
+	*g = (struct group){ .suite = s,
+			     .lookup = lookup,
+			     .threads = threads,
+			     .objects = objects,
+			     .work = work,
+			     .ops = ops };
+	return g;
+}
+
+/*
+ * Contention thread counts: every one from 1 to --threads up to 8, then
+ * powers of two, the number of CPUs and --threads itself.  0 ends.
+ */
+unsigned int next_threads(unsigned int t)
+{
+	unsigned int n = t < 8 ? t + 1 : t * 2;
+
+	if (t < mach.ncpus && n > mach.ncpus)
+		n = mach.ncpus;
+	if (t < opt.max_threads && n > opt.max_threads)
+		n = opt.max_threads;
+	return n > opt.max_threads ? 0 : n;
+}
+
+/* The baseline of every ratio and the row the targets are about. */
+static void find_rows(void)
+{
+	baseline = target = NR_IMPLS;
+	for (unsigned int i = NR_IMPLS; i-- > 0;) {
+		if (impls[i]->kind == BENCH_ROW_BASELINE)
+			baseline = i;
+		if (impls[i]->target)
+			target = i;
+	}
+	if (baseline == NR_IMPLS)
+		bench_fail("no baseline row (BENCH_ROW_BASELINE)");
+	if (target == NR_IMPLS)
+		bench_fail("no target row (BENCH_TARGET)");
+}
+
+void plan(void)
+{
+	find_rows();
+	if (opt.suites & 1u << TIMING)
+		add_group(TIMING, false, 1, 0, opt.loops,
+			  2.0 * (double)opt.loops - 1);
+	for (int l = 0; l < 2 && opt.suites & 1u << CONTENTION; l++)
+		for (unsigned int t = 1; t; t = next_threads(t))
+			add_group(CONTENTION, l, t, 0, opt.pairs,
+				  2.0 * (double)opt.pairs * t);
+	for (int l = 0; l < 2 && opt.suites & 1u << OBJECTS; l++) {
+		uint32_t sizes[2] = { opt.small, opt.objects };
+
+		for (int s = 0; s < 2; s++) {
+			uint64_t passes = opt.obj_pairs / sizes[s];
+
+			if (!passes)
+				passes = 1;
+			add_group(OBJECTS, l, 1, sizes[s], passes,
+				  2.0 * (double)passes * sizes[s]);
+		}
+	}
+	bar.total = nr_groups * (opt.rounds + 1.0 / 8) * NR_IMPLS;
+	bar.interval = (uint64_t)(mach.hz / 4); /* redraws 4 times a second */
+}
+
+void run_all(void)
+{
+	if (opt.suites & 1u << OBJECTS) {
+		objs = aligned_alloc(BENCH_SLOT,
+				     (size_t)opt.objects * BENCH_SLOT);
+		order = malloc(opt.objects * sizeof(*order));
+		if (!objs || !order)
+			bench_fail("out of memory for %u objects", opt.objects);
+	}
+	for (unsigned int k = 0; k < nr_groups; k++)
+		run_group(&groups[k]);
+	bar_clear();
+	free(objs);
+	free(order);
+	objs = NULL;
+	order = NULL;
+}
+
+const struct group *find_group(enum suite s)
+{
+	for (unsigned int k = 0; k < nr_groups; k++)
+		if (groups[k].suite == s)
+			return &groups[k];
+	return NULL;
+}

@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * bench/util.c - what the rows call: bench_fail() and the progress bar
+ *
+ * Both are declared for the rows in bench/bench.h.  The driver sets the
+ * bar's label and weight per measurement (struct bench_bar in
+ * bench/driver.h) and clears it before the report; every stage may use
+ * median().
+ */
+#include "driver.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+void bench_fail(const char *fmt, ...)
+{
+	va_list ap;
+
+	fflush(stdout);
+	fputs("\nrefcount-bench: FAILED: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(1);
+}
+
+/* The progress bar, on stderr. */
+struct bench_bar bar;
+
+void bench_progress_draw(struct bench_progress *p)
+{
+	double frac = p->total ? (double)p->done / (double)p->total : 0;
+	double all = bar.total ? (bar.done + frac * bar.weight) / bar.total : 1;
+	char line[41];
+	int w = (int)(all * 40);
+
+	memset(line, '#', (size_t)w);
+	memset(line + w, '.', (size_t)(40 - w));
+	line[40] = 0;
+	fprintf(stderr, "\r\033[K[%s] %3d%% %s", line, (int)(all * 100),
+		bar.label);
+	if (p->total)
+		fprintf(stderr, " %3d%%", (int)(frac * 100));
+	fflush(stderr);
+	bar.drawn = true;
+	p->next = bench_now() + bar.interval;
+}
+
+void bar_clear(void)
+{
+	if (bar.drawn)
+		fputs("\r\033[K", stderr);
+	bar.drawn = false;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+double median(const double *v, unsigned int n, double *lo, double *hi)
+{
+	double s[MAX_ROUNDS];
+
+	memcpy(s, v, n * sizeof(*v));
+	qsort(s, n, sizeof(*s), cmp_double);
+	if (lo)
+		*lo = s[0];
+	if (hi)
+		*hi = s[n - 1];
+	return n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+}
