@@ -29,15 +29,15 @@ bool __REFCOUNT_SYM(dec_if_one)(refcount_t *r)
 {
 	int val = 1;
 
-	return atomic_compare_exchange_strong_explicit(
-		&r->refs, &val, 0, memory_order_release, memory_order_relaxed);
+	return __atomic_compare_exchange_n(&r->refs, &val, 0, false,
+					   __ATOMIC_RELEASE, __ATOMIC_RELAXED);
 }
 
 /* @ip: the caller to name in a report (the user's, not a lock helper's). */
 static bool dec_not_one(refcount_t *r, const void *ip)
 {
-	unsigned int new, val = (unsigned int)atomic_load_explicit(
-				  &r->refs, memory_order_relaxed);
+	unsigned int new,
+		val = (unsigned int)__atomic_load_n(&r->refs, __ATOMIC_RELAXED);
 
 	do {
 		if (__refcount_unlikely(val == DEC_NOT_ONE_SATURATED))
@@ -51,9 +51,9 @@ static bool dec_not_one(refcount_t *r, const void *ip)
 					  __REFCOUNT_MSG_UNDERFLOW, ip);
 			return true;
 		}
-	} while (!atomic_compare_exchange_weak_explicit(
-		&r->refs, (int *)&val, (int)new, memory_order_release,
-		memory_order_relaxed));
+	} while (!__atomic_compare_exchange_n(&r->refs, (int *)&val, (int)new,
+					      true, __ATOMIC_RELEASE,
+					      __ATOMIC_RELAXED));
 	return true;
 }
 

@@ -17,8 +17,7 @@ void __refcount_fast_error(refcount_t *r, enum refcount_saturation_type t,
 {
 	enum __refcount_msg msg = __REFCOUNT_MSG_SILENT;
 
-	atomic_store_explicit(&r->refs, REFCOUNT_SATURATED,
-			      memory_order_relaxed);
+	__atomic_store_n(&r->refs, REFCOUNT_SATURATED, __ATOMIC_RELAXED);
 
 	/*
 	 * OF: crossed INT_MAX -> INT_MIN.  ZF: refcount_dec() hit 0.  Both are

@@ -18,16 +18,15 @@
 #define CALLER __builtin_return_address(0)
 
 static inline bool cas(refcount_t *r, unsigned int *val, unsigned int new,
-		       memory_order mo)
+		       int mo)
 {
-	return atomic_compare_exchange_weak_explicit(
-		&r->refs, (int *)val, (int)new, mo, memory_order_relaxed);
+	return __atomic_compare_exchange_n(&r->refs, (int *)val, (int)new, true,
+					   mo, __ATOMIC_RELAXED);
 }
 
 static inline unsigned int load(refcount_t *r)
 {
-	return (unsigned int)atomic_load_explicit(&r->refs,
-						  memory_order_relaxed);
+	return (unsigned int)__atomic_load_n(&r->refs, __ATOMIC_RELAXED);
 }
 
 /*
@@ -53,7 +52,7 @@ static bool add_not_zero(int i, refcount_t *r, int *oldp, bool acquire,
 		if (new < val)
 			new = UINT_MAX;
 	} while (!cas(r, &val, new,
-		      acquire ? memory_order_acquire : memory_order_relaxed));
+		      acquire ? __ATOMIC_ACQUIRE : __ATOMIC_RELAXED));
 
 	if (oldp)
 		*oldp = (int)val;
@@ -81,7 +80,7 @@ static bool inc_not_zero(refcount_t *r, int *oldp, bool acquire,
 			return true;
 		}
 	} while (!cas(r, &val, new,
-		      acquire ? memory_order_acquire : memory_order_relaxed));
+		      acquire ? __ATOMIC_ACQUIRE : __ATOMIC_RELAXED));
 
 	if (oldp)
 		*oldp = (int)val;
@@ -115,7 +114,7 @@ static bool sub_and_test(int i, refcount_t *r, int *oldp,
 			__refcount_report(r, t, __REFCOUNT_MSG_UNDERFLOW, ip);
 			return false;
 		}
-	} while (!cas(r, &val, new, memory_order_release));
+	} while (!cas(r, &val, new, __ATOMIC_RELEASE));
 
 	if (oldp)
 		*oldp = (int)val;

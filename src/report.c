@@ -152,8 +152,8 @@ void __refcount_report(refcount_t *r, enum refcount_saturation_type t,
 
 void refcount_warn_saturate(refcount_t *r, enum refcount_saturation_type t)
 {
-	atomic_store_explicit(&r->refs,
-			      __REFCOUNT_ROW_saturating(__REFCOUNT_F_SATURATED),
-			      memory_order_relaxed);
+	__atomic_store_n(&r->refs,
+			 __REFCOUNT_ROW_saturating(__REFCOUNT_F_SATURATED),
+			 __ATOMIC_RELAXED);
 	__refcount_report(r, t, modern_msg(t), __builtin_return_address(0));
 }

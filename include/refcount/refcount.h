@@ -224,7 +224,7 @@ static inline __refcount_must_check bool __refcount_dec_and_test(refcount_t *r,
  */
 static inline void refcount_set(refcount_t *r, int n)
 {
-	atomic_store_explicit(&r->refs, n, memory_order_relaxed);
+	__atomic_store_n(&r->refs, n, __ATOMIC_RELAXED);
 }
 
 /**
@@ -242,7 +242,7 @@ static inline void refcount_set(refcount_t *r, int n)
  */
 static inline void refcount_set_release(refcount_t *r, int n)
 {
-	atomic_store_explicit(&r->refs, n, memory_order_release);
+	__atomic_store_n(&r->refs, n, __ATOMIC_RELEASE);
 }
 
 /**
@@ -261,8 +261,7 @@ static inline void refcount_set_release(refcount_t *r, int n)
  */
 static inline unsigned int refcount_read(const refcount_t *r)
 {
-	return (unsigned int)atomic_load_explicit((atomic_int *)&r->refs,
-						  memory_order_relaxed);
+	return (unsigned int)__atomic_load_n(&r->refs, __ATOMIC_RELAXED);
 }
 
 /**

@@ -3,15 +3,14 @@
  * refcount/types.h - the refcount_t type
  *
  * The type alone, for structures that embed a counter; the operations are in
- * <refcount/refcount.h>.  It is the same in every breed (one 32-bit atomic
- * int, as the kernel's struct refcount_struct wrapping an atomic_t), so a
- * refcount_t embedded in a shared structure has one layout whatever breed a
- * translation unit picks.
+ * <refcount/refcount.h>.  It is the same in every breed (one 32-bit int, as
+ * the kernel's struct refcount_struct wrapping an atomic_t), so a refcount_t
+ * embedded in a shared structure has one layout whatever breed, and whatever
+ * language (C or C++), a translation unit uses.  The int is only ever
+ * touched with the compiler's __atomic builtins, which C and C++ share.
  */
 #ifndef REFCOUNT_TYPES_H
 #define REFCOUNT_TYPES_H
-
-#include <stdatomic.h>
 
 /**
  * typedef refcount_t - a hardened reference count
@@ -20,7 +19,7 @@
  * Follows include/linux/refcount_types.h.  32 bits in every breed.
  */
 typedef struct refcount_struct {
-	atomic_int refs;
+	int refs;
 } refcount_t;
 
 /**
@@ -30,7 +29,7 @@ typedef struct refcount_struct {
  */
 #define REFCOUNT_INIT(n)                                                       \
 	{                                                                      \
-		.refs = (int)(n)                                               \
+		(int)(n)                                                       \
 	}
 
 #endif /* REFCOUNT_TYPES_H */

@@ -104,8 +104,7 @@ static bool put(struct obj *o, int f)
 	int old;
 
 	if (mutant) /* the control: no RELEASE, no ACQUIRE */
-		return atomic_fetch_sub_explicit(&r->refs, 1,
-						 memory_order_relaxed) == 1;
+		return __atomic_fetch_sub(&r->refs, 1, __ATOMIC_RELAXED) == 1;
 	switch (f) {
 	case 0:
 		return refcount_dec_and_test(r);

@@ -223,8 +223,7 @@ static void put(struct held *h, int tid, unsigned int form, bool dup)
 			 * reading the other threads' messages needs an
 			 * ACQUIRE, which C11 makes us ask for.
 			 */
-			(void)atomic_load_explicit(&r->refs,
-						   memory_order_acquire);
+			(void)__atomic_load_n(&r->refs, __ATOMIC_ACQUIRE);
 			unpublish_release(o, false);
 		} else if (refcount_dec_and_test(r)) {
 			unpublish_release(o, false);

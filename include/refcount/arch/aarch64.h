@@ -15,7 +15,7 @@
 #ifndef REFCOUNT_ARCH_AARCH64_H
 #define REFCOUNT_ARCH_AARCH64_H
 
-#define __REFCOUNT_A64_CTR(r) (*(int *)&(r)->refs)
+#define __REFCOUNT_A64_CTR(r) ((r)->refs)
 
 #if defined(__ARM_FEATURE_ATOMICS)
 #define __REFCOUNT_A64_FETCH_ADD(name, ldadd, clobber)                         \

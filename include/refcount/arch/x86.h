@@ -23,7 +23,7 @@
 #define __REFCOUNT_FAST_HAVE_ASM 1
 
 /* The counter as the plain int the instructions operate on. */
-#define __REFCOUNT_X86_CTR(r) (*(int *)&(r)->refs)
+#define __REFCOUNT_X86_CTR(r) ((r)->refs)
 
 /*
  * REFCOUNT_CHECK_LT_ZERO: trap if the result is negative.  The stub tells a
@@ -135,13 +135,13 @@ neg:
 static __refcount_always_inline int
 __refcount_fast_fetch_add_relaxed(refcount_t *r, int i)
 {
-	return atomic_fetch_add_explicit(&r->refs, i, memory_order_relaxed);
+	return __atomic_fetch_add(&r->refs, i, __ATOMIC_RELAXED);
 }
 
 static __refcount_always_inline int
 __refcount_fast_fetch_add_release(refcount_t *r, int i)
 {
-	return atomic_fetch_add_explicit(&r->refs, i, memory_order_release);
+	return __atomic_fetch_add(&r->refs, i, __ATOMIC_RELEASE);
 }
 
 #endif /* REFCOUNT_ARCH_X86_H */

@@ -33,7 +33,7 @@
 static inline __refcount_must_check bool
 __refcount_add_not_zero(int i, refcount_t *r, int *oldp)
 {
-	int old = __refcount_add_unless_zero(&r->refs, i, memory_order_seq_cst);
+	int old = __refcount_add_unless_zero(&r->refs, i, __ATOMIC_SEQ_CST);
 
 	if (oldp)
 		*oldp = old;
@@ -48,7 +48,7 @@ __refcount_add_not_zero_acquire(int i, refcount_t *r, int *oldp)
 
 static inline void __refcount_add(int i, refcount_t *r, int *oldp)
 {
-	int old = atomic_fetch_add_explicit(&r->refs, i, memory_order_relaxed);
+	int old = __atomic_fetch_add(&r->refs, i, __ATOMIC_RELAXED);
 
 	if (oldp)
 		*oldp = old;
@@ -57,7 +57,7 @@ static inline void __refcount_add(int i, refcount_t *r, int *oldp)
 static inline __refcount_must_check bool
 __refcount_sub_and_test(int i, refcount_t *r, int *oldp)
 {
-	int old = atomic_fetch_sub_explicit(&r->refs, i, memory_order_seq_cst);
+	int old = __atomic_fetch_sub(&r->refs, i, __ATOMIC_SEQ_CST);
 
 	if (oldp)
 		*oldp = old;
@@ -66,7 +66,7 @@ __refcount_sub_and_test(int i, refcount_t *r, int *oldp)
 
 static inline void __refcount_dec(refcount_t *r, int *oldp)
 {
-	int old = atomic_fetch_sub_explicit(&r->refs, 1, memory_order_release);
+	int old = __atomic_fetch_sub(&r->refs, 1, __ATOMIC_RELEASE);
 
 	if (oldp)
 		*oldp = old;

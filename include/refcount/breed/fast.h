@@ -93,7 +93,7 @@ static __refcount_always_inline unsigned int __refcount_fast_sub_flags(int old,
 static inline __refcount_must_check bool
 __refcount_add_not_zero(int i, refcount_t *r, int *oldp)
 {
-	int c = atomic_load_explicit(&r->refs, memory_order_relaxed);
+	int c = __atomic_load_n(&r->refs, __ATOMIC_RELAXED);
 	int result;
 
 	do {
@@ -108,9 +108,9 @@ __refcount_add_not_zero(int i, refcount_t *r, int *oldp)
 					__REFCOUNT_X86_OF | __REFCOUNT_X86_SF);
 			break;
 		}
-	} while (!atomic_compare_exchange_weak_explicit(&r->refs, &c, result,
-							memory_order_seq_cst,
-							memory_order_relaxed));
+	} while (!__atomic_compare_exchange_n(&r->refs, &c, result, true,
+					      __ATOMIC_SEQ_CST,
+					      __ATOMIC_RELAXED));
 	if (oldp)
 		*oldp = c;
 	return c != 0;

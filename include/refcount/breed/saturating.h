@@ -45,7 +45,7 @@ static inline __refcount_must_check bool
 __refcount_add_not_zero_limited_acquire(int i, refcount_t *r, int *oldp,
 					int limit)
 {
-	int old = atomic_load_explicit(&r->refs, memory_order_relaxed);
+	int old = __atomic_load_n(&r->refs, __ATOMIC_RELAXED);
 
 	do {
 		if (!old)
@@ -55,9 +55,9 @@ __refcount_add_not_zero_limited_acquire(int i, refcount_t *r, int *oldp,
 				*oldp = old;
 			return false;
 		}
-	} while (!atomic_compare_exchange_weak_explicit(
-		&r->refs, &old, __refcount_wrap_add(old, i),
-		memory_order_acquire, memory_order_relaxed));
+	} while (!__atomic_compare_exchange_n(
+		&r->refs, &old, __refcount_wrap_add(old, i), true,
+		__ATOMIC_ACQUIRE, __ATOMIC_RELAXED));
 
 	if (oldp)
 		*oldp = old;
@@ -86,7 +86,7 @@ __refcount_inc_not_zero_limited_acquire(refcount_t *r, int *oldp, int limit)
 static inline __refcount_must_check bool
 __refcount_add_not_zero(int i, refcount_t *r, int *oldp)
 {
-	int old = __refcount_add_unless_zero(&r->refs, i, memory_order_relaxed);
+	int old = __refcount_add_unless_zero(&r->refs, i, __ATOMIC_RELAXED);
 
 	if (oldp)
 		*oldp = old;
@@ -103,7 +103,7 @@ __refcount_add_not_zero_acquire(int i, refcount_t *r, int *oldp)
 
 static inline void __refcount_add(int i, refcount_t *r, int *oldp)
 {
-	int old = atomic_fetch_add_explicit(&r->refs, i, memory_order_relaxed);
+	int old = __atomic_fetch_add(&r->refs, i, __ATOMIC_RELAXED);
 
 	if (oldp)
 		*oldp = old;
@@ -117,7 +117,7 @@ static inline void __refcount_add(int i, refcount_t *r, int *oldp)
 static inline __refcount_must_check bool
 __refcount_sub_and_test(int i, refcount_t *r, int *oldp)
 {
-	int old = atomic_fetch_sub_explicit(&r->refs, i, memory_order_release);
+	int old = __atomic_fetch_sub(&r->refs, i, __ATOMIC_RELEASE);
 
 	if (oldp)
 		*oldp = old;
@@ -132,7 +132,7 @@ __refcount_sub_and_test(int i, refcount_t *r, int *oldp)
 
 static inline void __refcount_dec(refcount_t *r, int *oldp)
 {
-	int old = atomic_fetch_sub_explicit(&r->refs, 1, memory_order_release);
+	int old = __atomic_fetch_sub(&r->refs, 1, __ATOMIC_RELEASE);
 
 	if (oldp)
 		*oldp = old;
