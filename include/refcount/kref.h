@@ -19,12 +19,25 @@
 /**
  * struct kref - an embedded reference count
  * @refcount: the count; use the kref_*() functions.
+ *
+ * Similar to the kernel's struct kref: a refcount_t and nothing else, so it
+ * has the selected breed's checks and refcount_t's layout.
+ *
+ * Follows include/linux/kref.h.
  */
 struct kref {
 	refcount_t refcount;
 };
 
-/** KREF_INIT - static initializer for a struct kref holding @n references */
+/**
+ * KREF_INIT - static initializer for a struct kref holding @n references
+ * @n: the initial number of references, as for REFCOUNT_INIT(); normally 1
+ *
+ * Similar to REFCOUNT_INIT(), which it wraps.  Memory ordering: none (an
+ * initializer).  Misuse: none detected.
+ *
+ * Follows include/linux/kref.h KREF_INIT().
+ */
 #define KREF_INIT(n)                                                           \
 	{                                                                      \
 		.refcount = REFCOUNT_INIT(n),                                  \
@@ -34,13 +47,16 @@ struct kref {
  * kref_init() - initialise a kref to 1
  * @kref: the kref
  *
+ * Similar to refcount_set() of the embedded count to 1, which it is.
+ *
  * Memory ordering: none (a relaxed store): publish the object afterwards.
  *
- * Context: before the object is published; not concurrent with other kref_*() calls on it.
+ * Context: before the object is published; not concurrent with other
+ * kref_*() calls on it.
  *
- * Misuse: none detected.
+ * Misuse: none detected, in every breed.
  *
- * Follows include/linux/kref.h.
+ * Follows include/linux/kref.h kref_init().
  */
 static inline void kref_init(struct kref *kref)
 {
@@ -51,13 +67,18 @@ static inline void kref_init(struct kref *kref)
  * kref_read() - read a kref's count
  * @kref: the kref
  *
- * Return: the count as unsigned int (relaxed; for reports and tests).
+ * Similar to refcount_read() of the embedded count, which it is.
+ *
+ * Memory ordering: none (relaxed); the value may be stale at once, so it is
+ * for reports and tests.
  *
  * Context: any thread.
  *
- * Misuse: none detected.
+ * Return: the count as unsigned int.
  *
- * Follows include/linux/kref.h.
+ * Misuse: none detected, in every breed.
+ *
+ * Follows include/linux/kref.h kref_read().
  */
 static inline unsigned int kref_read(const struct kref *kref)
 {
@@ -68,14 +89,18 @@ static inline unsigned int kref_read(const struct kref *kref)
  * kref_get() - take a reference
  * @kref: the kref; the caller must already hold a reference
  *
- * refcount_inc(): relaxed; misuse (a get on 0, overflow) is reported as
- * REFCOUNT_ADD_UAF / REFCOUNT_ADD_OVF by the checking breeds.
+ * Similar to refcount_inc() of the embedded count, which it is.
  *
- * Memory ordering: none (relaxed).
+ * Memory ordering: none (relaxed), as refcount_inc().
  *
  * Context: any thread; lock-free.
  *
- * Follows include/linux/kref.h.
+ * Misuse: as refcount_inc(): a get on 0 is reported as REFCOUNT_ADD_UAF, an
+ * overflow as REFCOUNT_ADD_OVF, by the breeds that detect them (rows
+ * INC_ZERO, INC_OVERFLOW and INC_SATURATED of the misuse table in
+ * <refcount/refcount.h>).
+ *
+ * Follows include/linux/kref.h kref_get().
  */
 static inline void kref_get(struct kref *kref)
 {
@@ -89,17 +114,22 @@ static inline void kref_get(struct kref *kref)
  *	It frees the object (the kernel forbids passing kfree itself; here,
  *	pass a function that frees the containing object).
  *
+ * Similar to refcount_dec_and_test() of the embedded count, calling @release
+ * when it returns true.
+ *
  * Memory ordering: RELEASE, and ACQUIRE before @release runs, so @release
  * sees every access made through other references.
+ *
+ * Context: any thread; lock-free, plus whatever @release does.
  *
  * Return: 1 if this call released the object, 0 otherwise.  0 does not mean
  * the object is still alive: another thread may have released it since.
  *
- * Misuse: a put below 0 is reported as REFCOUNT_SUB_UAF and never releases.
+ * Misuse: as refcount_dec_and_test(): a put below 0 is reported as
+ * REFCOUNT_SUB_UAF (not by the atomic breed) and, in every breed, never
+ * releases.
  *
- * Context: any thread; lock-free, plus whatever @release does.
- *
- * Follows include/linux/kref.h.
+ * Follows include/linux/kref.h kref_put().
  */
 static inline int kref_put(struct kref *kref, void (*release)(struct kref *))
 {
@@ -117,19 +147,20 @@ static inline int kref_put(struct kref *kref, void (*release)(struct kref *))
  *	unpublish the object, unlock @lock, and free the object
  * @lock: the mutex guarding lookups of the object
  *
- * refcount_dec_and_mutex_lock(): a concurrent lookup under @lock that uses
- * kref_get_unless_zero() either gets a reference before the count reaches 0
- * or finds it 0 and backs off.  @lock must not be held by the caller.
- *
- * Return: 1 if this call released the object, 0 otherwise.
+ * Similar to kref_put(), but through refcount_dec_and_mutex_lock(): a
+ * concurrent lookup under @lock that uses kref_get_unless_zero() either gets
+ * a reference before the count reaches 0 or finds it 0 and backs off.
  *
  * Memory ordering: RELEASE; ACQUIRE before @release runs.
  *
  * Context: may sleep on @lock; @lock must not be held by the caller.
  *
- * Misuse: a put below 0 is reported (REFCOUNT_SUB_UAF) and never releases.
+ * Return: 1 if this call released the object, 0 otherwise.
  *
- * Follows include/linux/kref.h.
+ * Misuse: as refcount_dec_and_mutex_lock(): a put below 0 is reported
+ * (REFCOUNT_SUB_UAF, in every breed) and never releases.
+ *
+ * Follows include/linux/kref.h kref_put_mutex().
  */
 static inline int kref_put_mutex(struct kref *kref,
 				 void (*release)(struct kref *),
@@ -148,17 +179,19 @@ static inline int kref_put_mutex(struct kref *kref,
  * @release: called with @lock held when the count reaches 0 (it unlocks)
  * @lock: the pthread spinlock guarding lookups of the object
  *
- * As kref_put_mutex(), with refcount_dec_and_lock().
- *
- * Return: 1 if this call released the object, 0 otherwise.
+ * Similar to kref_put_mutex(), but through refcount_dec_and_lock() and a
+ * spinlock.
  *
  * Memory ordering: RELEASE; ACQUIRE before @release runs.
  *
  * Context: may spin on @lock; @lock must not be held by the caller.
  *
- * Misuse: a put below 0 is reported (REFCOUNT_SUB_UAF) and never releases.
+ * Return: 1 if this call released the object, 0 otherwise.
  *
- * Follows include/linux/kref.h.
+ * Misuse: as refcount_dec_and_lock(): a put below 0 is reported
+ * (REFCOUNT_SUB_UAF, in every breed) and never releases.
+ *
+ * Follows include/linux/kref.h kref_put_lock().
  */
 static inline int kref_put_lock(struct kref *kref,
 				void (*release)(struct kref *),
@@ -175,19 +208,21 @@ static inline int kref_put_lock(struct kref *kref,
  * kref_get_unless_zero() - take a reference unless the count is 0
  * @kref: the kref
  *
+ * Similar to refcount_inc_not_zero() of the embedded count, returning int.
+ *
  * For lookups in a structure whose release function removes the object
  * (under the lock the lookup holds, or with RCU-like deferred freeing): an
  * object at 0 is being destroyed and must not be revived.
  *
  * Memory ordering: as refcount_inc_not_zero().
  *
- * Return: non-zero if a reference was taken, 0 if the count was 0.
- *
  * Context: any thread, typically under the lookup structure's lock.
+ *
+ * Return: non-zero if a reference was taken, 0 if the count was 0.
  *
  * Misuse: as refcount_inc_not_zero() (REFCOUNT_ADD_NOT_ZERO_OVF).
  *
- * Follows include/linux/kref.h.
+ * Follows include/linux/kref.h kref_get_unless_zero().
  */
 static inline __refcount_must_check int kref_get_unless_zero(struct kref *kref)
 {

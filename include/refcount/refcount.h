@@ -96,14 +96,23 @@
  * | refcount_dec_if_one(), _dec_not_one()   | release                     |
  * | refcount_dec_and_lock(), _mutex_lock()  | release; lock held on true  |
  *
- * The atomic and fast breeds are stronger where atomic_t was (x86 locked
- * instructions are full barriers).  Increments need no ordering: whatever
- * gave you the pointer (a lock, an RCU-style publication) ordered it.  The
- * last decrement needs release + acquire so that the destructor sees every
- * access made through other references.  C11 does not promise the control
- * dependency the kernel relies on after refcount_inc_not_zero(); if you must
- * re-check an object's identity after taking a reference (memory reused for
- * another object of the same type), use the _acquire forms.
+ * The atomic and fast breeds are stronger where atomic_t was: their _not_zero
+ * forms, and the atomic breed's _and_test forms, are sequentially
+ * consistent, and on x86 every fast-breed fast path is a locked instruction,
+ * a full barrier.  Increments need no ordering: whatever gave you the pointer
+ * (a lock, an RCU-style publication) ordered it.  The last decrement needs
+ * release + acquire so that the destructor sees every access made through
+ * other references.  C11 does not promise the control dependency the kernel
+ * relies on after refcount_inc_not_zero(); if you must re-check an object's
+ * identity after taking a reference (memory reused for another object of the
+ * same type), use the _acquire forms.
+ *
+ * The acquire of a decrement to 0 is a fence on the true path, the kernel's
+ * smp_acquire__after_ctrl_dep().  ThreadSanitizer does not model fences, so
+ * under TSan it is an acquire load of the counter instead, which synchronises
+ * with the same release sequence; TSan cannot see inside asm either, so there
+ * the fast breed's x86 paths are the same operations in C11 atomics.  How
+ * each case maps onto C11: docs/design.md, 'Memory ordering in C11'.
  *
  * DOC: the __refcount_*() forms
  *
@@ -141,6 +150,19 @@
 #include <refcount/report.h>
 #include <refcount/types.h>
 
+/**
+ * REFCOUNT_BREED - the breed this translation unit uses
+ *
+ * Similar to the kernel's choice by CONFIG_REFCOUNT_FULL and
+ * CONFIG_ARCH_HAS_REFCOUNT, but per translation unit: define it, before the
+ * first include, to REFCOUNT_BREED_SATURATING (the default when it is left
+ * undefined), REFCOUNT_BREED_FULL, REFCOUNT_BREED_FAST (x86-64, i386 and
+ * aarch64 only; elsewhere an #error) or REFCOUNT_BREED_ATOMIC, the selectors
+ * of <refcount/breed/registry.h>.  Including this header again with another
+ * value is an #error: one breed per translation unit.
+ *
+ * This library's addition (docs/kernel-semantics.md, 'The breeds in time').
+ */
 /* The breed: its row in the registry, then its operations. */
 #ifndef REFCOUNT_BREED
 #define REFCOUNT_BREED REFCOUNT_BREED_SATURATING
@@ -155,21 +177,43 @@
  * REFCOUNT_BREED_ROW - call X(name, NAME, id, max, saturated) for this breed
  * @X: a macro of five arguments, as for REFCOUNT_FOR_EACH_BREED()
  *
- * The selected breed's row of <refcount/breed/registry.h>, for code that
- * keeps a table per breed and needs this unit's entry.
+ * Similar to REFCOUNT_FOR_EACH_BREED(), but for the selected breed's row of
+ * <refcount/breed/registry.h> alone, for code that keeps a table per breed
+ * and needs this unit's entry.
+ *
+ * Context: compile time; expands to X's expansion for one row.
+ *
+ * This library's addition: the kernel has one breed per build.
  */
 #define REFCOUNT_BREED_ROW(X) __REFCOUNT_SELECTED(X)
 
-/** REFCOUNT_BREED_NAME - the selected breed's name, e.g. "saturating" */
+/**
+ * REFCOUNT_BREED_NAME - the selected breed's name, e.g. "saturating"
+ *
+ * A string literal, the name field of the breed's row in
+ * <refcount/breed/registry.h>.  This library's addition: the kernel named its
+ * breed by configuration (CONFIG_REFCOUNT_FULL, CONFIG_ARCH_HAS_REFCOUNT).
+ */
 #define REFCOUNT_BREED_NAME __REFCOUNT_SELECTED(__REFCOUNT_F_NAME)
 /**
- * REFCOUNT_MAX - the largest legal count: INT_MAX, or UINT_MAX - 1 (unsigned)
- * in the full breed
+ * REFCOUNT_MAX - the largest count the selected breed treats as legal
+ *
+ * INT_MAX, or UINT_MAX - 1 (unsigned) in the full breed.
+ *
+ * Follows include/linux/refcount.h REFCOUNT_MAX (v5.5+); before v5.5 LKDTM
+ * defined it per configuration (docs/kernel-semantics.md, 'Constants').
  */
 #define REFCOUNT_MAX __REFCOUNT_SELECTED(__REFCOUNT_F_MAX)
 /**
- * REFCOUNT_SATURATED - the value a misused counter is pinned at: INT_MIN / 2,
- * or UINT_MAX (unsigned) in the full breed; the atomic breed never stores it
+ * REFCOUNT_SATURATED - the value a misused counter is pinned at
+ *
+ * INT_MIN / 2, or UINT_MAX (unsigned) in the full breed; the atomic breed
+ * never stores it.  Compare it with refcount_read() as refcount_read()
+ * describes.
+ *
+ * Follows include/linux/refcount.h REFCOUNT_SATURATED (v5.5+); the full
+ * breed's is lib/refcount.c's UINT_MAX before v5.5 (docs/kernel-semantics.md,
+ * 'Constants').
  */
 #define REFCOUNT_SATURATED __REFCOUNT_SELECTED(__REFCOUNT_F_SATURATED)
 /* The value of REFCOUNT_BREED this unit was built with. */
@@ -215,12 +259,23 @@ static inline __refcount_must_check bool __refcount_dec_and_test(refcount_t *r,
 /**
  * refcount_set() - set a refcount's value
  * @r: the refcount
- * @n: the value (a count of references; REFCOUNT_SATURATED is allowed)
+ * @n: the new count: 0 to REFCOUNT_MAX, or REFCOUNT_SATURATED (both allowed;
+ *	the full breed's unsigned constants are converted to int)
  *
- * Memory ordering: none (a relaxed store).  Context: use it to initialise a
- * counter no other thread can see yet, or in tests.
+ * Similar to atomic_set(): one store, with no check of the old value or of
+ * @n.
  *
- * Follows include/linux/refcount.h.  Misuse: none detected.
+ * Memory ordering: none (a relaxed store): nothing this thread did before is
+ * ordered against it.  To publish initialised fields through the count, use
+ * refcount_set_release().
+ *
+ * Context: use it to initialise a counter no other thread can see yet, or in
+ * tests.
+ *
+ * Misuse: none detected, in every breed.
+ *
+ * Follows include/linux/refcount.h refcount_set() (@n is int from v5.5,
+ * unsigned int before).
  */
 static inline void refcount_set(refcount_t *r, int n)
 {
@@ -230,15 +285,27 @@ static inline void refcount_set(refcount_t *r, int n)
 /**
  * refcount_set_release() - set a refcount's value with release ordering
  * @r: the refcount
- * @n: the value
+ * @n: the new count, as for refcount_set()
+ *
+ * Similar to atomic_set_release(): refcount_set() whose store comes after
+ * every access this thread made before it.
  *
  * For objects whose memory may be reused for another object of the same type
  * while readers can still reach it: initialise every field, then make the
  * count non-zero with this, so that a reader whose
  * refcount_inc_not_zero_acquire() succeeds sees the initialised fields.
  *
- * Memory ordering: RELEASE.  Follows the 2025 kernel (Suren Baghdasaryan).
- * Misuse: none detected.
+ * Memory ordering: RELEASE: the stores that initialise the object come before
+ * the count becomes non-zero, and an _acquire form that reads the new count
+ * sees them.
+ *
+ * Context: the thread that initialises the object, while its count is still 0
+ * (readers may reach the memory, but none can take a reference).
+ *
+ * Misuse: none detected, in every breed.
+ *
+ * Follows include/linux/refcount.h refcount_set_release(), added in 2025
+ * (Suren Baghdasaryan, for SLAB_TYPESAFE_BY_RCU objects).
  */
 static inline void refcount_set_release(refcount_t *r, int n)
 {
@@ -249,15 +316,24 @@ static inline void refcount_set_release(refcount_t *r, int n)
  * refcount_read() - get a refcount's value
  * @r: the refcount
  *
+ * Similar to atomic_read(), but the value comes back as unsigned int, as the
+ * kernel's does.
+ *
  * Memory ordering: none (a relaxed load).  The value may be stale as soon as
  * it is read; use it for reports and tests, not for decisions.
  *
- * Context: any thread.  Follows include/linux/refcount.h.  Misuse: none.
+ * Context: any thread.
  *
  * Return: the count, as unsigned int as in the kernel.  REFCOUNT_SATURATED
  * is an int in the atomic, fast and saturating breeds and unsigned in the
- * full breed, so compare as `(int)refcount_read(r) == (int)REFCOUNT_SATURATED`
- * to be warning-clean (-Wsign-compare) in every breed.
+ * full breed, so compare as
+ * `(int)refcount_read(r) == (int)REFCOUNT_SATURATED` to be warning-clean
+ * (-Wsign-compare) in every breed.
+ *
+ * Misuse: none detected, in every breed.
+ *
+ * Follows include/linux/refcount.h refcount_read() (still unsigned int
+ * today).
  */
 static inline unsigned int refcount_read(const refcount_t *r)
 {
@@ -266,22 +342,36 @@ static inline unsigned int refcount_read(const refcount_t *r)
 
 /**
  * refcount_add_not_zero() - add a value to a refcount unless it is 0
- * @i: the number of references to add
+ * @i: the number of references to add, > 0
  * @r: the refcount
  *
- * Taking references in batches is rarely what you want; prefer
- * refcount_inc_not_zero().
+ * Similar to atomic_add_unless(@r, @i, 0), but a sum past REFCOUNT_MAX, or
+ * a saturated counter, is reported and leaks instead of wrapping, and only a
+ * control dependency is promised, not a full barrier.  Taking references in
+ * batches is rarely what you want; prefer refcount_inc_not_zero().
  *
- * Memory ordering: relaxed, with a control dependency on success.  Context:
- * the caller guarantees the memory of *@r stays valid (a lock, or RCU-like
- * deferred freeing).
+ * Memory ordering: relaxed, with a control dependency on success.  The
+ * kernel needs no more: whatever made *@r reachable (a lock, an RCU-style
+ * publication) already ordered the accesses.  C11 does not promise the
+ * control dependency (see the memory ordering section above); use
+ * refcount_add_not_zero_acquire() if the object's identity must be checked
+ * after the add.  The atomic and fast breeds are fully ordered.
  *
- * Return: false if the count was 0 (nothing changed), true otherwise.
+ * Context: any thread; lock-free.  The caller guarantees the memory of *@r
+ * stays valid (a lock, or RCU-like deferred freeing).
+ *
+ * Return: false if the count was 0 (nothing changed), true otherwise.  false
+ * does not mean the object is freed yet, only that it is being destroyed and
+ * must not be used.
  *
  * Misuse: an overflow, or a saturated counter, reports
  * REFCOUNT_ADD_NOT_ZERO_OVF and still returns true; per breed, the rows
  * ADD_NOT_ZERO_OVERFLOW and ADD_NOT_ZERO_SATURATED of the misuse table
- * above.  Follows include/linux/refcount.h.
+ * above.
+ *
+ * Follows include/linux/refcount.h refcount_add_not_zero() (v5.5+; @i was
+ * unsigned int before); before v5.5 lib/refcount.c (full),
+ * arch/x86/include/asm/refcount.h (fast) and atomic_add_unless() (atomic).
  */
 static inline __refcount_must_check bool refcount_add_not_zero(int i,
 							       refcount_t *r)
@@ -293,21 +383,30 @@ static inline __refcount_must_check bool refcount_add_not_zero(int i,
  * refcount_inc_not_zero() - increment a refcount unless it is 0
  * @r: the refcount
  *
+ * Similar to atomic_inc_not_zero(), but an increment past REFCOUNT_MAX, or
+ * of a saturated counter, is reported and leaks instead of wrapping, and only
+ * a control dependency is promised, not a full barrier.
+ *
  * The lookup operation: an object found in a shared structure whose count is
  * already 0 is being destroyed and must not be revived.
  *
  * Memory ordering: relaxed, with a control dependency on success (see the
  * memory ordering section above; use refcount_inc_not_zero_acquire() if you
- * must re-check the object after the increment).
+ * must re-check the object after the increment).  The atomic and fast breeds
+ * are fully ordered.
  *
- * Return: false if the count was 0, true otherwise.
+ * Context: any thread; lock-free.  The caller guarantees the memory of *@r
+ * stays valid (a lock, or RCU-like deferred freeing).
+ *
+ * Return: false if the count was 0, true otherwise.  false does not mean the
+ * object is freed yet, only that it must not be used.
  *
  * Misuse: REFCOUNT_ADD_NOT_ZERO_OVF; per breed, the rows
  * INC_NOT_ZERO_OVERFLOW and INC_NOT_ZERO_SATURATED of the misuse table.
  *
- * Context: any thread; lock-free.
- *
- * Follows include/linux/refcount.h.
+ * Follows include/linux/refcount.h refcount_inc_not_zero() (v5.5+); before
+ * v5.5 lib/refcount.c (full), arch/x86/include/asm/refcount.h (fast) and
+ * atomic_add_unless(@r, 1, 0) (atomic).
  */
 static inline __refcount_must_check bool refcount_inc_not_zero(refcount_t *r)
 {
@@ -316,22 +415,38 @@ static inline __refcount_must_check bool refcount_inc_not_zero(refcount_t *r)
 
 /**
  * refcount_add_not_zero_acquire() - add unless 0, with acquire ordering
- * @i: the number of references to add
+ * @i: the number of references to add, > 0
  * @r: the refcount
+ *
+ * Similar to refcount_add_not_zero(), but with ACQUIRE ordering on success;
+ * in the saturating breed a sum past INT_MAX is refused, not saturated.
  *
  * For objects whose memory may be reused for another object of the same type
  * (the kernel's SLAB_TYPESAFE_BY_RCU): after a successful call, loads of the
  * object's identity fields see the values stored before the matching
  * refcount_set_release().
  *
- * Memory ordering: ACQUIRE on success.  Return: false if the count was 0.
- * In the saturating breed, as in the 2025 kernel, it also returns false
- * (changing nothing, reporting nothing) when @i would pass INT_MAX or the
- * counter is saturated.
+ * Memory ordering: ACQUIRE on success (the compare-and-swap), nothing on
+ * failure: the loads that re-check the object's identity come after the
+ * reference is taken.  The atomic and fast breeds are fully ordered.
  *
- * Misuse: other breeds as refcount_add_not_zero().  Follows the 2025 kernel.
+ * Context: any thread; lock-free.  The caller guarantees the memory of *@r
+ * stays valid (for SLAB_TYPESAFE_BY_RCU-style reuse: an object of the same
+ * type).
  *
- * Context: any thread; lock-free.
+ * Return: false if the count was 0.  In the saturating breed, as in the 2025
+ * kernel, it also returns false (changing nothing, reporting nothing) when @i
+ * would pass INT_MAX or the counter is saturated.  true otherwise.  false
+ * does not mean the object is freed, only that it must not be used.
+ *
+ * Misuse: the saturating breed reports nothing (see Return); the other
+ * breeds as refcount_add_not_zero(): REFCOUNT_ADD_NOT_ZERO_OVF, the rows
+ * ADD_NOT_ZERO_OVERFLOW and ADD_NOT_ZERO_SATURATED of the misuse table
+ * (whose saturating column is refcount_add_not_zero()'s only).
+ *
+ * Follows include/linux/refcount.h refcount_add_not_zero_acquire(), added in
+ * 2025 (Suren Baghdasaryan): in the saturating breed the kernel's
+ * __refcount_add_not_zero_limited_acquire() with the limit INT_MAX.
  */
 static inline __refcount_must_check bool
 refcount_add_not_zero_acquire(int i, refcount_t *r)
@@ -343,12 +458,23 @@ refcount_add_not_zero_acquire(int i, refcount_t *r)
  * refcount_inc_not_zero_acquire() - increment unless 0, with acquire ordering
  * @r: the refcount
  *
- * refcount_add_not_zero_acquire() with @i = 1.  Memory ordering: ACQUIRE on
- * success.  Return and misuse: as there.
+ * Similar to refcount_inc_not_zero(), but with ACQUIRE ordering on success:
+ * refcount_add_not_zero_acquire() with @i = 1.
  *
- * Context: any thread; lock-free.
+ * Memory ordering: ACQUIRE on success, nothing on failure, as
+ * refcount_add_not_zero_acquire().
  *
- * Follows include/linux/refcount.h.
+ * Context: any thread; lock-free; the memory of *@r stays valid, as there.
+ *
+ * Return: as refcount_add_not_zero_acquire(): false if the count was 0, and
+ * in the saturating breed also at INT_MAX or saturated; true otherwise.
+ *
+ * Misuse: as refcount_add_not_zero_acquire(): none reported in the
+ * saturating breed; elsewhere REFCOUNT_ADD_NOT_ZERO_OVF, the rows
+ * INC_NOT_ZERO_OVERFLOW and INC_NOT_ZERO_SATURATED of the misuse table.
+ *
+ * Follows include/linux/refcount.h refcount_inc_not_zero_acquire(), added in
+ * 2025 (Suren Baghdasaryan).
  */
 static inline __refcount_must_check bool
 refcount_inc_not_zero_acquire(refcount_t *r)
@@ -358,18 +484,26 @@ refcount_inc_not_zero_acquire(refcount_t *r)
 
 /**
  * refcount_add() - add a value to a refcount
- * @i: the number of references to add
+ * @i: the number of references to add, > 0
  * @r: the refcount
  *
- * The caller must already hold a reference.  Prefer refcount_inc().
+ * Similar to atomic_add(), but an add to 0, past REFCOUNT_MAX or to a
+ * saturated counter is reported and leaks instead of reviving the object or
+ * wrapping.  Prefer refcount_inc().
  *
- * Memory ordering: none (relaxed).  Context: any thread; lock-free.
+ * Memory ordering: none (relaxed): the reference the caller holds keeps the
+ * object alive, and whatever gave the caller the pointer ordered the accesses
+ * (see the memory ordering section above).
+ *
+ * Context: any thread; lock-free.  The caller must already hold a reference.
  *
  * Misuse: adding to 0 reports REFCOUNT_ADD_UAF, an overflow or a saturated
  * counter REFCOUNT_ADD_OVF; per breed, the rows ADD_ZERO, ADD_OVERFLOW and
  * ADD_SATURATED of the misuse table.
  *
- * Follows include/linux/refcount.h.
+ * Follows include/linux/refcount.h refcount_add() (v5.5+; @i was unsigned
+ * int before); before v5.5 lib/refcount.c (full),
+ * arch/x86/include/asm/refcount.h (fast) and atomic_add() (atomic).
  */
 static inline void refcount_add(int i, refcount_t *r)
 {
@@ -380,14 +514,20 @@ static inline void refcount_add(int i, refcount_t *r)
  * refcount_inc() - increment a refcount
  * @r: the refcount
  *
- * The caller must already hold a reference.
+ * Similar to atomic_inc(), but an increment from 0, past REFCOUNT_MAX or of
+ * a saturated counter is reported and leaks instead of reviving the object
+ * or wrapping.
  *
- * Memory ordering: none (relaxed).  Context: any thread; lock-free.
+ * Memory ordering: none (relaxed), as refcount_add().
+ *
+ * Context: any thread; lock-free.  The caller must already hold a reference.
  *
  * Misuse: as refcount_add(); per breed, the rows INC_ZERO, INC_OVERFLOW
  * and INC_SATURATED of the misuse table.
  *
- * Follows include/linux/refcount.h.
+ * Follows include/linux/refcount.h refcount_inc() (v5.5+); before v5.5
+ * lib/refcount.c (full), arch/x86/include/asm/refcount.h (fast) and
+ * atomic_inc() (atomic).
  */
 static inline void refcount_inc(refcount_t *r)
 {
@@ -396,23 +536,38 @@ static inline void refcount_inc(refcount_t *r)
 
 /**
  * refcount_sub_and_test() - subtract from a refcount and test if it is 0
- * @i: the number of references to drop
+ * @i: the number of references to drop, > 0 and no more than the caller
+ *	holds
  * @r: the refcount
+ *
+ * Similar to atomic_sub_and_test(), but a result below 0, or a saturated
+ * counter, is reported and returns false, leaking the object instead of
+ * freeing it twice; and it is RELEASE, plus ACQUIRE on success, not a full
+ * barrier.
  *
  * Memory ordering: RELEASE, and ACQUIRE when it returns true, so the caller
  * may free the object and its destructor sees every access made through the
- * other references.
+ * other references: the RELEASE puts this thread's accesses before the count
+ * drops, the ACQUIRE puts the destructor after every other holder's drop.
+ * The ACQUIRE is a fence on the true path (the kernel's
+ * smp_acquire__after_ctrl_dep()); under ThreadSanitizer an acquire load of
+ * the counter (see the memory ordering section above).  The atomic breed is
+ * fully ordered.
+ *
+ * Context: any thread; lock-free.  The caller gives up @i references.
  *
  * Return: true if this call took the count to exactly 0: the caller owns the
- * object now and must free it.  false otherwise.
+ * object now and must free it.  false otherwise; false does not mean the
+ * object is still alive, and the caller must not touch it again.
  *
  * Misuse: going below 0, or a saturated counter, reports REFCOUNT_SUB_UAF
  * and returns false; per breed, the rows SUB_AND_TEST_NEGATIVE and
  * SUB_AND_TEST_SATURATED of the misuse table.
  *
- * Context: any thread; lock-free.
- *
- * Follows include/linux/refcount.h.
+ * Follows include/linux/refcount.h refcount_sub_and_test() (v5.5+, with
+ * current mainline's old > 0 test; @i was unsigned int before v5.5); before
+ * v5.5 lib/refcount.c (full, ACQUIRE from v5.1, commit 47b8f3ab9c49),
+ * arch/x86/include/asm/refcount.h (fast) and atomic_sub_and_test() (atomic).
  */
 static inline __refcount_must_check bool refcount_sub_and_test(int i,
 							       refcount_t *r)
@@ -424,17 +579,29 @@ static inline __refcount_must_check bool refcount_sub_and_test(int i,
  * refcount_dec_and_test() - decrement a refcount and test if it is 0
  * @r: the refcount
  *
- * The put operation.  Memory ordering: RELEASE, and ACQUIRE when it returns
- * true.
+ * Similar to atomic_dec_and_test(), but a decrement below 0, or of a
+ * saturated counter, is reported and returns false, leaking the object
+ * instead of freeing it twice; and it is RELEASE, plus ACQUIRE on success,
+ * not a full barrier.
  *
- * Return: true if this call took the count from 1 to 0; false otherwise.
+ * The put operation.
+ *
+ * Memory ordering: RELEASE, and ACQUIRE when it returns true, as
+ * refcount_sub_and_test(): this thread's accesses come before the count
+ * drops, and the destructor comes after every other holder's.
+ *
+ * Context: any thread; lock-free.  The caller gives up its reference.
+ *
+ * Return: true if this call took the count from 1 to 0: free the object.
+ * false otherwise; false does not mean the object is still alive, and the
+ * caller must not touch it again.
  *
  * Misuse: REFCOUNT_SUB_UAF; per breed, the rows DEC_AND_TEST_NEGATIVE and
  * DEC_AND_TEST_SATURATED of the misuse table.
  *
- * Context: any thread; lock-free.
- *
- * Follows include/linux/refcount.h.
+ * Follows include/linux/refcount.h refcount_dec_and_test() (v5.5+); before
+ * v5.5 lib/refcount.c (full, ACQUIRE from v5.1, commit 47b8f3ab9c49),
+ * arch/x86/include/asm/refcount.h (fast) and atomic_dec_and_test() (atomic).
  */
 static inline __refcount_must_check bool refcount_dec_and_test(refcount_t *r)
 {
@@ -445,18 +612,25 @@ static inline __refcount_must_check bool refcount_dec_and_test(refcount_t *r)
  * refcount_dec() - decrement a refcount that must not reach 0
  * @r: the refcount
  *
- * For dropping a reference that is known not to be the last one.  Prefer
- * refcount_dec_and_test().
+ * Similar to atomic_dec(), but RELEASE-ordered, and reaching 0 or going
+ * below it is reported: a count this drops to 0 has nobody left to free the
+ * object.  For dropping a reference that is known not to be the last one;
+ * prefer refcount_dec_and_test().
  *
- * Memory ordering: RELEASE.
+ * Memory ordering: RELEASE, in every breed (atomic_dec() was unordered): this
+ * thread's accesses come before the count drops, so whoever frees the object
+ * later sees them.
+ *
+ * Context: any thread; lock-free.  The caller holds a reference that is not
+ * the last.
  *
  * Misuse: reaching 0 (which leaks, since nobody frees), going below 0 or a
  * saturated counter reports REFCOUNT_DEC_LEAK; per breed, the rows DEC_ZERO,
  * DEC_NEGATIVE and DEC_SATURATED of the misuse table.
  *
- * Context: any thread; lock-free.
- *
- * Follows include/linux/refcount.h.
+ * Follows include/linux/refcount.h refcount_dec() (v5.5+); before v5.5
+ * lib/refcount.c (full), arch/x86/include/asm/refcount.h (fast) and
+ * atomic_dec() (atomic).
  */
 static inline void refcount_dec(refcount_t *r)
 {
@@ -473,16 +647,25 @@ bool __REFCOUNT_SYM(dec_and_lock)(refcount_t *r, pthread_spinlock_t *lock);
  * refcount_dec_if_one() - decrement a refcount if it is 1
  * @r: the refcount
  *
- * One compare-and-swap from 1 to 0: for a caller that wants to destroy the
- * object only if nobody else holds it.
+ * Similar to atomic_cmpxchg_release(@r, 1, 0) == 1: one compare-and-swap from
+ * 1 to 0, for a caller that wants to destroy the object only if nobody else
+ * holds it.
  *
- * Memory ordering: RELEASE on success, and no ACQUIRE (as in the kernel):
- * a caller that goes on to read what other reference holders wrote before
- * dropping theirs must add atomic_thread_fence(memory_order_acquire) itself.
- * Context: any thread; out of line.
+ * Memory ordering: RELEASE on success, and no ACQUIRE (as in the kernel,
+ * which has only a control dependency there, and C11 has none): a caller
+ * that goes on to read what other reference holders wrote before dropping
+ * theirs must add atomic_thread_fence(memory_order_acquire) itself.
+ * Nothing on failure.
  *
- * Return: true if it took the count from 1 to 0.  Misuse: none detected.
- * Follows lib/refcount.c (identical in every breed).
+ * Context: any thread; lock-free; out of line.
+ *
+ * Return: true if it took the count from 1 to 0.  false if the count was
+ * anything else (nothing changed); false does not mean others still hold
+ * the object, only that the count was not 1 when compared.
+ *
+ * Misuse: none detected, the same in every breed.
+ *
+ * Follows lib/refcount.c refcount_dec_if_one() (identical in every breed).
  */
 static inline __refcount_must_check bool refcount_dec_if_one(refcount_t *r)
 {
@@ -493,21 +676,33 @@ static inline __refcount_must_check bool refcount_dec_if_one(refcount_t *r)
  * refcount_dec_not_one() - decrement a refcount unless it is 1
  * @r: the refcount
  *
+ * Similar to atomic_add_unless(@r, -1, 1), but a saturated counter is left
+ * alone and a counter at 0 is reported instead of going below 0.
+ *
  * The lock-free half of refcount_dec_and_lock(): drop a reference unless it
  * is the last one.
  *
- * Memory ordering: RELEASE on success.  Context: any thread; out of line.
+ * Memory ordering: RELEASE on success (the compare-and-swap that
+ * decrements), so this thread's accesses come before the count drops.  No
+ * ACQUIRE, and no ordering at all when it changes nothing.
+ *
+ * Context: any thread; lock-free; out of line.
  *
  * Return: false if the count is 1 (nothing changed); true if it decremented,
  * or saw a saturated counter (no change), or saw 0 (no change, reported).
+ * true therefore does not mean a reference was dropped.
  *
- * Misuse: on 0 it reports REFCOUNT_SUB_UAF ("underflow; use-after-free.")
- * without saturating, in every breed, as lib/refcount.c did.  "Saturated"
- * means REFCOUNT_SATURATED in the saturating breed and, as in 2017, UINT_MAX
- * in the other three, so the fast breed's INT_MIN / 2 is simply decremented
- * here (the mismatch Will Deacon's 2019 series noted).
+ * Misuse: not in the misuse table.  On 0 it reports REFCOUNT_SUB_UAF
+ * ("underflow; use-after-free.") without saturating, in every breed (the
+ * atomic one included), as lib/refcount.c did.  "Saturated" means
+ * REFCOUNT_SATURATED in the saturating breed and, as in 2017, UINT_MAX in
+ * the other three, so the fast breed's INT_MIN / 2 is simply decremented
+ * here (the mismatch Will Deacon's 2019 series noted, in patch 01 of
+ * dcb786493f3e).  Other negative counts are decremented without a report.
  *
- * Follows include/linux/refcount.h.
+ * Follows lib/refcount.c refcount_dec_not_one(): its UINT_MAX test before
+ * v5.5 (atomic, fast, full), its REFCOUNT_SATURATED test from v5.5
+ * (saturating).
  */
 static inline __refcount_must_check bool refcount_dec_not_one(refcount_t *r)
 {
@@ -519,20 +714,28 @@ static inline __refcount_must_check bool refcount_dec_not_one(refcount_t *r)
  * @r: the refcount
  * @lock: the mutex protecting the structure the object is published in
  *
+ * Similar to atomic_dec_and_mutex_lock(), but with refcount_t's checks, and
+ * RELEASE (plus ACQUIRE on true) instead of a full barrier.
+ *
  * Drops a reference.  If that may be the last one, takes @lock first, so
  * that a lookup under @lock cannot find the object between the count
  * reaching 0 and its removal.
  *
- * Memory ordering: RELEASE; ACQUIRE (through @lock and the decrement) when it
- * returns true.  Context: may sleep on @lock; @lock must not be held.
+ * Memory ordering: RELEASE (the decrement, by refcount_dec_not_one() or,
+ * under @lock, refcount_dec_and_test()); ACQUIRE (through @lock and the
+ * decrement) when it returns true, so the destructor sees every other
+ * holder's accesses.
+ *
+ * Context: may sleep on @lock; @lock must not be held.  Out of line.
  *
  * Return: true, with @lock held, if it took the count to 0 (the caller
  * unpublishes and frees the object, then unlocks); false, with @lock not
- * held, otherwise.
+ * held, otherwise.  false does not mean the object is still alive.
  *
  * Misuse: as refcount_dec_not_one() and refcount_dec_and_test().
  *
- * Follows include/linux/refcount.h.
+ * Follows lib/refcount.c refcount_dec_and_mutex_lock() (out of line and the
+ * same in every kernel breed).
  */
 static inline __refcount_must_check bool
 refcount_dec_and_mutex_lock(refcount_t *r, pthread_mutex_t *lock)
@@ -545,17 +748,24 @@ refcount_dec_and_mutex_lock(refcount_t *r, pthread_mutex_t *lock)
  * @r: the refcount
  * @lock: the spinlock protecting the structure the object is published in
  *
+ * Similar to atomic_dec_and_lock(), but with refcount_t's checks, and
+ * RELEASE (plus ACQUIRE on true) instead of a full barrier.
+ *
  * refcount_dec_and_mutex_lock() with a pthread spinlock (the kernel's
  * spinlock_t; refcount_dec_and_lock_irqsave() has no userspace meaning).
  *
- * Return: true with @lock held if it took the count to 0; false otherwise.
- *
  * Memory ordering: RELEASE; ACQUIRE (through @lock and the decrement) when it
- * returns true.  Context: may spin on @lock; @lock must not be held.
+ * returns true, as refcount_dec_and_mutex_lock().
+ *
+ * Context: may spin on @lock; @lock must not be held.  Out of line.
+ *
+ * Return: true with @lock held if it took the count to 0; false otherwise,
+ * with @lock not held.  false does not mean the object is still alive.
  *
  * Misuse: as refcount_dec_not_one() and refcount_dec_and_test().
  *
- * Follows include/linux/refcount.h.
+ * Follows lib/refcount.c refcount_dec_and_lock() (out of line and the same
+ * in every kernel breed).
  */
 static inline __refcount_must_check bool
 refcount_dec_and_lock(refcount_t *r, pthread_spinlock_t *lock)

@@ -4,9 +4,9 @@
  *
  * Included by <refcount/refcount.h>.  Every violation that a checking breed
  * detects is counted process-wide, then handed to one report handler.  The
- * default handler prints the kernel's message once per type to stderr, and
- * aborts after printing when REFCOUNT_ABORT=1 is set in the environment (the
- * userspace panic_on_warn).
+ * default handler prints the kernel's message to stderr once per type and
+ * message, and aborts after printing when REFCOUNT_ABORT=1 is set in the
+ * environment (the userspace panic_on_warn).
  *
  * The out-of-line entry points are cold and never inlined, so the inline fast
  * paths only carry a conditional branch to them.
@@ -19,19 +19,25 @@
 
 /**
  * enum refcount_saturation_type - type of a detected reference count misuse
- * @REFCOUNT_ADD_NOT_ZERO_OVF: refcount_add_not_zero() or refcount_inc_not_zero()
- *	(and their _acquire forms) overflowed, or ran on a saturated counter.
+ * @REFCOUNT_ADD_NOT_ZERO_OVF: refcount_add_not_zero() or
+ *	refcount_inc_not_zero() (and, except in the saturating breed, their
+ *	_acquire forms) overflowed, or ran on a saturated counter.
  * @REFCOUNT_ADD_OVF: refcount_add() or refcount_inc() overflowed, or ran on a
  *	saturated counter.
  * @REFCOUNT_ADD_UAF: refcount_add() or refcount_inc() on a counter at 0: the
  *	object may already be freed (use-after-free).
- * @REFCOUNT_SUB_UAF: refcount_sub_and_test(), refcount_dec_and_test() or
- *	refcount_dec_not_one() went below 0, or ran on a saturated counter.
+ * @REFCOUNT_SUB_UAF: refcount_sub_and_test() or refcount_dec_and_test() went
+ *	below 0 or ran on a saturated counter, or refcount_dec_not_one() (and
+ *	so the lock helpers) ran on a counter at 0.
  * @REFCOUNT_DEC_LEAK: refcount_dec() took the counter to 0 (it can't free, so
  *	the object leaks) or below 0, or ran on a saturated counter.
  *
- * Same names and values (0..4) as the kernel's include/linux/refcount.h.  The
- * type follows the operation that detected the misuse in every breed.
+ * Similar to the kernel's enum refcount_saturation_type: the same names and
+ * values (0..4).  The type follows the operation that detected the misuse in
+ * every breed.
+ *
+ * Follows include/linux/refcount.h (v5.5+); the 2017 kernels had no type
+ * (docs/kernel-semantics.md, 'Saturation types').
  */
 enum refcount_saturation_type {
 	REFCOUNT_ADD_NOT_ZERO_OVF,
@@ -41,29 +47,45 @@ enum refcount_saturation_type {
 	REFCOUNT_DEC_LEAK,
 };
 
-/** REFCOUNT_NR_SATURATION_TYPES - number of enum refcount_saturation_type values */
+/**
+ * REFCOUNT_NR_SATURATION_TYPES - how many saturation types there are
+ *
+ * 5: valid types are 0 to REFCOUNT_NR_SATURATION_TYPES - 1.  This library's
+ * addition.
+ */
 #define REFCOUNT_NR_SATURATION_TYPES 5
 
 /**
  * typedef refcount_report_fn - a report handler
- * @r: the counter that was misused (its value is already final: saturated,
- *     or left alone by the full breed)
+ * @r: the counter that was misused (its value is already what the operation
+ *     leaves: saturated, or left alone by the full breed or by
+ *     refcount_dec_not_one())
  * @t: what was detected
  *
- * Called once per detected violation, on the thread that detected it, after
- * the process-wide count for @t has been incremented.  It may be called from
- * many threads at once and must be thread safe.  It must not call
+ * Similar to the kernel's WARN in refcount_warn_saturate(), made a hook; the
+ * kernel has none.
+ *
+ * Memory ordering: none promised to the handler.
+ *
+ * Context: called once per detected violation, on the thread that detected
+ * it, after the process-wide count for @t has been incremented.  It may be
+ * called from many threads at once and must be thread safe.  It must not call
  * refcount_set_report_handler().
+ *
+ * This library's addition.
  */
 typedef void (*refcount_report_fn)(refcount_t *r,
 				   enum refcount_saturation_type t);
 
 /**
  * refcount_report_count() - how many violations of one type were detected
- * @t: the type to read
+ * @t: the type to read, 0 to REFCOUNT_NR_SATURATION_TYPES - 1
  *
- * Context: any thread.  Memory ordering: a relaxed atomic load.  Follows no
- * kernel function (the kernel only warns); it is this library's addition.
+ * No kernel counterpart: the kernel only warns, and keeps no count.
+ *
+ * Memory ordering: a relaxed atomic load.
+ *
+ * Context: any thread.
  *
  * Return: the number of violations of type @t detected since the process
  * started, by every breed, every thread and every counter.  Counts only grow.
@@ -72,6 +94,8 @@ typedef void (*refcount_report_fn)(refcount_t *r,
  * Misuse: none.  The atomic breed detects nothing, so it never adds to the
  * count (except in refcount_dec_not_one(), which was checked in every 2017
  * breed; see there).
+ *
+ * Follows no kernel function; it is this library's addition.
  */
 unsigned long refcount_report_count(enum refcount_saturation_type t);
 
@@ -79,12 +103,17 @@ unsigned long refcount_report_count(enum refcount_saturation_type t);
  * refcount_set_report_handler() - install the report handler
  * @fn: the new handler, or NULL to restore refcount_report_default()
  *
- * Context: any thread.  Memory ordering: a sequentially consistent exchange;
- * reports already running in other threads may still call the previous
- * handler.  This library's addition: the kernel has no such hook.
+ * No kernel counterpart: the kernel has no such hook.
+ *
+ * Memory ordering: a sequentially consistent exchange; reports already
+ * running in other threads may still call the previous handler.
+ *
+ * Context: any thread.
  *
  * Return: the previous handler (never NULL), so a caller can chain to it or
  * restore it.
+ *
+ * This library's addition.
  */
 refcount_report_fn refcount_set_report_handler(refcount_report_fn fn);
 
@@ -93,9 +122,10 @@ refcount_report_fn refcount_set_report_handler(refcount_report_fn fn);
  * @r: the misused counter
  * @t: the violation type
  *
- * Prints the kernel's warning for this violation to stderr the first time it
- * is seen, followed by the counter's address, the caller (symbol+offset where
- * the dynamic symbol table has it) and program[pid]:
+ * Similar to the kernel's WARN_ONCE in refcount_warn_saturate(): prints the
+ * kernel's warning for this violation to stderr the first time it is seen,
+ * followed by the counter's address, the caller (symbol+offset where the
+ * dynamic symbol table has it) and program[pid]:
  * "refcount_t: saturated; leaking memory." for the saturating breed, the
  * 2017 wording (e.g. "refcount_t: increment on 0; use-after-free.") for the
  * full breed, and the 2017 x86 handler's "refcount_t overflow at ..." lines
@@ -110,12 +140,14 @@ refcount_report_fn refcount_set_report_handler(refcount_report_fn fn);
  * above are counted but do not abort.  To stop on every detected misuse,
  * install a handler that aborts.
  *
- * Context: thread safe; not async-signal-safe (it uses stdio).  Memory
- * ordering: none promised.  Follows lib/refcount.c refcount_warn_saturate()
- * (v5.5+) and, for the fast breed, kernel/panic.c refcount_error_report().
+ * Memory ordering: none promised.
  *
- * Called directly (not from a report) it prints the saturating breed's
- * message for @t.
+ * Context: thread safe; not async-signal-safe (it uses stdio).  Called
+ * directly (not from a report) it prints the saturating breed's message for
+ * @t.
+ *
+ * Follows lib/refcount.c refcount_warn_saturate() (v5.5+) and, for the fast
+ * breed, kernel/panic.c refcount_error_report().
  */
 void refcount_report_default(refcount_t *r, enum refcount_saturation_type t);
 
@@ -124,11 +156,20 @@ void refcount_report_default(refcount_t *r, enum refcount_saturation_type t);
  * @r: the counter
  * @t: what was detected
  *
- * The saturating breed's slow path, as lib/refcount.c since v5.5: stores
- * REFCOUNT_SATURATED (INT_MIN / 2) with a relaxed store, then counts and
- * reports @t with the kernel's message.
+ * Similar to the kernel's refcount_warn_saturate(): the saturating breed's
+ * slow path, as lib/refcount.c since v5.5: stores REFCOUNT_SATURATED
+ * (INT_MIN / 2) with a relaxed store, then counts and reports @t with the
+ * kernel's message.
+ *
+ * Memory ordering: none (a relaxed store).
  *
  * Context: any thread.  Cold and out of line.
+ *
+ * Misuse: it stores the saturating breed's INT_MIN / 2 whatever breed the
+ * caller was built with, so call it only on a counter of the saturating
+ * breed (the library calls it from that breed's slow paths alone).
+ *
+ * Follows lib/refcount.c refcount_warn_saturate() (v5.5+).
  */
 void refcount_warn_saturate(refcount_t *r,
 			    enum refcount_saturation_type t) __refcount_cold;

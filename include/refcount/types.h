@@ -16,7 +16,10 @@
  * typedef refcount_t - a hardened reference count
  * @refs: the count; touch it only through the refcount_*() operations.
  *
- * Follows include/linux/refcount_types.h.  32 bits in every breed.
+ * Similar to atomic_t, which the kernel's struct refcount_struct wraps: one
+ * 32-bit atomic int, in every breed.
+ *
+ * Follows include/linux/refcount_types.h.
  */
 typedef struct refcount_struct {
 	int refs;
@@ -26,6 +29,11 @@ typedef struct refcount_struct {
  * REFCOUNT_INIT - static initializer for a refcount_t
  * @n: initial value (an int; the full breed's unsigned constants are
  *     converted, so REFCOUNT_INIT(REFCOUNT_SATURATED) works in every breed)
+ *
+ * Similar to ATOMIC_INIT(), as the kernel's REFCOUNT_INIT() is.  Memory
+ * ordering: none (an initializer).  Misuse: none detected.
+ *
+ * Follows include/linux/refcount.h REFCOUNT_INIT().
  */
 #define REFCOUNT_INIT(n)                                                       \
 	{                                                                      \
