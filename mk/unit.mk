@@ -34,7 +34,7 @@ UNIT_HDRS   := $(wildcard tests/*.h) $(LIB_HDRS)
 
 UNIT_NEED := $(UNIT_DIR)/.need
 $(UNIT_NEED):
-	$(NEED) gcc clang libcriterion-dev pkg-config \
+	$(NEED) gcc g++ clang libcriterion-dev pkg-config \
 		libasan8 libubsan1 libtsan2
 	mkdir -p $(@D) && touch $@
 

@@ -62,6 +62,54 @@ check-asan: $(UNIT_BINS_asan) $(UNIT_LIFETIME_BINS_asan)
 check-tsan: $(UNIT_LIFETIME_BINS_tsan)
 	@$(call T_RUN,tsan)
 
+# C and C++ units in one program (tests/cxx/): tests/cxx/ops.h compiled as
+# C and as C++17 per breed, with gcc/g++ and with clang/clang++; and the
+# mutant control (a C++ unit whose refcount_inc() adds 2), which must fail.
+T_CXX_PAIRS := gcc:g++ clang:clang++
+T_CXX_STD := -std=c++17 -O2 -g $(WARN) -Iinclude -pthread
+define T_CXX
+$(TB)/cxx-$(1)$(3)/ops-c-%.o: tests/cxx/ops.c tests/cxx/ops.h $(UNIT_HDRS) \
+		| $(UNIT_NEED)
+	@mkdir -p $$(@D)
+	$(1) $$(ALL_CFLAGS) $$(call breed_cflags,$$*) -DOPS_SUFFIX=c_$$* \
+		-c $$< -o $$@
+$(TB)/cxx-$(1)$(3)/ops-cxx-%.o: tests/cxx/ops.cc tests/cxx/ops.h \
+		$(UNIT_HDRS) | $(UNIT_NEED)
+	@mkdir -p $$(@D)
+	$(2) $(T_CXX_STD) $(4) $$(call breed_cflags,$$*) -DOPS_SUFFIX=cxx_$$* \
+		-c $$< -o $$@
+$(TB)/cxx-$(1)$(3)/cxx: tests/cxx/cxx.c tests/cxx/ops.h \
+		$(BREEDS:%=$(TB)/cxx-$(1)$(3)/ops-c-%.o) \
+		$(BREEDS:%=$(TB)/cxx-$(1)$(3)/ops-cxx-%.o) \
+		$(TB)/gcc/helpers.o $(TB)/gcc/librefcount.a
+	$(1) $$(ALL_CFLAGS) -c $$< -o $$@.o
+	$(2) -pthread -o $$@ $$@.o $$(filter %.o %.a,$$(wordlist 3,999,$$^)) \
+		-lcriterion
+T_CXX_BINS += $(TB)/cxx-$(1)$(3)/cxx
+endef
+$(foreach p,$(T_CXX_PAIRS),$(eval $(call T_CXX,$(firstword $(subst :, ,$(p))),$(lastword $(subst :, ,$(p))))))
+$(eval $(call T_CXX,gcc,g++,-mutant,-DOPS_MUTANT))
+
+.PHONY: check-cxx
+check-cxx: $(T_CXX_BINS)
+	@set -e; for t in $(filter-out %-mutant/cxx,$(T_CXX_BINS)); do \
+		echo "== $$t"; $$t $(T_CRITERION_ARGS); done
+	@if $(TB)/cxx-gcc-mutant/cxx $(T_CRITERION_ARGS) \
+		> $(TB)/cxx-gcc-mutant/log 2>&1; then \
+		echo "check-cxx: the mutant C++ unit went unnoticed"; exit 1; fi
+	@grep -q "C gives" $(TB)/cxx-gcc-mutant/log || \
+		{ cat $(TB)/cxx-gcc-mutant/log; exit 1; }
+	@echo "check-cxx: the mutant C++ unit (refcount_inc adds 2) is caught, as it must be"
+
+# The installed headers under strict warnings (tests/strict.sh).
+.PHONY: check-strict
+check-strict: lib | $(UNIT_NEED)
+	rm -rf $(TB)/stage-strict
+	$(MAKE) --no-print-directory install PREFIX=/usr \
+		DESTDIR=$(abspath $(TB)/stage-strict) > /dev/null
+	sh tests/strict.sh $(TB)/stage-strict "$(BREED_ROWS)"
+CHECK_TARGETS += check-strict
+
 # The installed copy, used from outside the tree through pkg-config.
 T_STAGE := $(TB)/stage
 check-install: lib | $(UNIT_NEED)
@@ -92,5 +140,6 @@ update-breeds-md: $(TB)/gen-breeds-md $(TB)/gen-breeds-md.header
 	sed -i -e '$(T_TABLE_RANGE){/BEGIN misuse table/r $(TB)/gen-breeds-md.header' \
 		-e 'd}' $(T_HDR_TABLE)
 
+CHECK_TARGETS += check-cxx
 CHECK_TARGETS += check-unit-gcc check-unit-clang check-asan check-tsan \
 	check-install check-docs

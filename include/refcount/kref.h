@@ -16,6 +16,8 @@
 
 #include <refcount/refcount.h>
 
+__REFCOUNT_BEGIN_DECLS
+
 /**
  * struct kref - an embedded reference count
  * @refcount: the count; use the kref_*() functions.
@@ -228,5 +230,7 @@ static inline __refcount_must_check int kref_get_unless_zero(struct kref *kref)
 {
 	return refcount_inc_not_zero(&kref->refcount);
 }
+
+__REFCOUNT_END_DECLS
 
 #endif /* REFCOUNT_KREF_H */

@@ -126,10 +126,6 @@
  * without the underscores: same ordering, return value and reports.  This is
  * the kernel's v5.10 API (commit a435b9a14356), meant for tracing.
  */
-#ifdef __cplusplus
-#error "librefcount is a C11 library (<stdatomic.h> atomics, C linkage); it has no C++ interface"
-#endif
-
 /* A second include with another breed would silently keep the first. */
 #if defined(REFCOUNT_H) && defined(REFCOUNT_BREED) &&                          \
 	REFCOUNT_BREED != __REFCOUNT_INCLUDED_BREED
@@ -139,9 +135,20 @@
 #ifndef REFCOUNT_H
 #define REFCOUNT_H
 
-#include <limits.h>
+#if !defined(__cplusplus) &&                                                   \
+	(!defined(__STDC_VERSION__) || __STDC_VERSION__ < 199901L)
+#error "librefcount needs C99 or later: build with -std=gnu11, or -std=c11 -D_POSIX_C_SOURCE=200809L"
+#endif
+
+#include <limits.h> /* with glibc, also the feature macros of <features.h> */
+
+#if defined(__STRICT_ANSI__) && !defined(_POSIX_C_SOURCE) &&                   \
+	!defined(_XOPEN_SOURCE) && !defined(_GNU_SOURCE) &&                    \
+	!defined(_DEFAULT_SOURCE)
+#error "librefcount needs POSIX threads (pthread_spinlock_t), which ISO C mode hides: add -D_POSIX_C_SOURCE=200809L, or build with -std=gnu11"
+#endif
+
 #include <pthread.h>
-#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -149,6 +156,8 @@
 #include <refcount/impl/compiler.h>
 #include <refcount/report.h>
 #include <refcount/types.h>
+
+__REFCOUNT_BEGIN_DECLS
 
 /**
  * REFCOUNT_BREED - the breed this translation unit uses
@@ -772,5 +781,7 @@ refcount_dec_and_lock(refcount_t *r, pthread_spinlock_t *lock)
 {
 	return __REFCOUNT_SYM(dec_and_lock)(r, lock);
 }
+
+__REFCOUNT_END_DECLS
 
 #endif /* REFCOUNT_H */

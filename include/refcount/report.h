@@ -17,6 +17,8 @@
 #include <refcount/impl/compiler.h>
 #include <refcount/types.h>
 
+__REFCOUNT_BEGIN_DECLS
+
 /**
  * enum refcount_saturation_type - type of a detected reference count misuse
  * @REFCOUNT_ADD_NOT_ZERO_OVF: refcount_add_not_zero() or
@@ -195,5 +197,7 @@ enum __refcount_msg {
 /* Internal: count and hand one violation to the handler (cold). */
 void __refcount_report(refcount_t *r, enum refcount_saturation_type t,
 		       enum __refcount_msg msg, const void *ip) __refcount_cold;
+
+__REFCOUNT_END_DECLS
 
 #endif /* REFCOUNT_REPORT_H */

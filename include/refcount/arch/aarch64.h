@@ -35,15 +35,15 @@ __REFCOUNT_A64_FETCH_ADD(__refcount_fast_fetch_add_release, "ldaddl", "memory")
 #define __REFCOUNT_A64_FETCH_ADD(name, stxr, clobber)                          \
 	static __refcount_always_inline int name(refcount_t *r, int i)         \
 	{                                                                      \
-		int old, new;                                                  \
+		int old, res;                                                  \
 		unsigned int fail;                                             \
 		__asm__ __volatile__(                                          \
 			"prfm pstl1strm, %[v]\n"                               \
 			"1:\tldxr %w[old], %[v]\n\t"                           \
-			"add %w[new], %w[old], %w[i]\n\t" stxr                 \
-			" %w[fail], %w[new], %[v]\n\t"                         \
+			"add %w[res], %w[old], %w[i]\n\t" stxr                 \
+			" %w[fail], %w[res], %[v]\n\t"                         \
 			"cbnz %w[fail], 1b"                                    \
-			: [old] "=&r"(old), [new] "=&r"(new),                  \
+			: [old] "=&r"(old), [res] "=&r"(res),                  \
 			  [fail] "=&r"(fail), [v] "+Q"(__REFCOUNT_A64_CTR(r))  \
 			: [i] "r"(i)                                           \
 			: clobber);                                            \

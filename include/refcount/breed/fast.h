@@ -64,27 +64,27 @@ void __refcount_fast_error(refcount_t *r, enum refcount_saturation_type t,
 #endif
 
 /* The flags an x86 `add i` / `sub i` on @old would set. */
-static __refcount_always_inline unsigned int __refcount_fast_flags(int new,
+static __refcount_always_inline unsigned int __refcount_fast_flags(int res,
 								   bool ovf)
 {
-	return (ovf ? __REFCOUNT_X86_OF : 0) | (!new ? __REFCOUNT_X86_ZF : 0) |
-	       (new < 0 ? __REFCOUNT_X86_SF : 0);
+	return (ovf ? __REFCOUNT_X86_OF : 0) | (!res ? __REFCOUNT_X86_ZF : 0) |
+	       (res < 0 ? __REFCOUNT_X86_SF : 0);
 }
 
 static __refcount_always_inline unsigned int __refcount_fast_add_flags(int old,
 								       int i)
 {
-	int new = __refcount_wrap_add(old, i);
+	int res = __refcount_wrap_add(old, i);
 
-	return __refcount_fast_flags(new, ((old ^ new) & (i ^ new)) < 0);
+	return __refcount_fast_flags(res, ((old ^ res) & (i ^ res)) < 0);
 }
 
 static __refcount_always_inline unsigned int __refcount_fast_sub_flags(int old,
 								       int i)
 {
-	int new = __refcount_wrap_sub(old, i);
+	int res = __refcount_wrap_sub(old, i);
 
-	return __refcount_fast_flags(new, ((old ^ i) & (old ^ new)) < 0);
+	return __refcount_fast_flags(res, ((old ^ i) & (old ^ res)) < 0);
 }
 
 /* The __refcount_*() forms below are documented in <refcount/refcount.h>. */
@@ -160,16 +160,16 @@ __refcount_fast_sub_and_test(int i, refcount_t *r, int *oldp)
 {
 	int old =
 		__refcount_fast_fetch_add_release(r, __refcount_wrap_sub(0, i));
-	int new = __refcount_wrap_sub(old, i);
+	int res = __refcount_wrap_sub(old, i);
 
 	if (oldp)
 		*oldp = old;
-	if (__refcount_unlikely(new < 0)) {
+	if (__refcount_unlikely(res < 0)) {
 		__refcount_fast_error(r, REFCOUNT_SUB_UAF,
 				      __refcount_fast_sub_flags(old, i));
 		return false;
 	}
-	if (!new) {
+	if (!res) {
 		__refcount_acquire_after_dec(r);
 		return true;
 	}

@@ -30,6 +30,15 @@
 #endif
 #endif
 
+/* C linkage for the out-of-line functions, when included from C++. */
+#ifdef __cplusplus
+#define __REFCOUNT_BEGIN_DECLS extern "C" {
+#define __REFCOUNT_END_DECLS }
+#else
+#define __REFCOUNT_BEGIN_DECLS
+#define __REFCOUNT_END_DECLS
+#endif
+
 /* Token pasting and stringification through one level of expansion. */
 #define __REFCOUNT_PASTE_(a, b, c) a##b##c
 #define __REFCOUNT_PASTE(a, b, c) __REFCOUNT_PASTE_(a, b, c)

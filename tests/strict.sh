@@ -1,0 +1,82 @@
+#!/bin/sh
+# tests/strict.sh STAGE 'name:NAME ...': the installed headers under the
+# warnings a strict user builds with.
+#
+# tests/strict-unit.c, which calls every public operation, is compiled
+# against STAGE/usr/include (a staged `make install`) with gcc and clang, at
+# -O0 and -O2, for every breed, as C11 and as C++17, with -Werror and every
+# warning below.  Then the two ways a strict C build can go wrong must stop
+# at librefcount's own #error, which names what to add: ISO C without the
+# POSIX feature macro, and C99.
+set -eu
+
+stage=$(realpath "$1")
+rows=$2
+src=$(cd "$(dirname "$0")" && pwd)
+inc="-I$stage/usr/include"
+work=$(mktemp -d "${TMPDIR:-/tmp}/refcount-strict.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+common="-Wall -Wextra -Wpedantic -Wcast-qual -Wconversion -Wsign-conversion
+	-Wshadow -Wundef -Werror"
+c_only="-Wstrict-prototypes -Wmissing-prototypes"
+fail() { echo "strict: FAIL: $*" >&2; exit 1; }
+
+n=0
+for row in $rows; do
+	B=${row#*:}
+	for opt in -O0 -O2; do
+		for cc in gcc clang; do
+			# shellcheck disable=SC2086
+			$cc -std=c11 -D_POSIX_C_SOURCE=200809L $opt $common \
+				$c_only $inc -DREFCOUNT_BREED=REFCOUNT_BREED_$B \
+				-c "$src/strict-unit.c" -o "$work/u.o" ||
+				fail "$cc $opt C11, breed $B"
+			cxx=$([ "$cc" = gcc ] && echo g++ || echo clang++)
+			# shellcheck disable=SC2086
+			$cxx -std=c++17 -x c++ $opt $common $inc \
+				-DREFCOUNT_BREED=REFCOUNT_BREED_$B \
+				-c "$src/strict-unit.c" -o "$work/u.o" ||
+				fail "$cxx $opt C++17, breed $B"
+			n=$((n + 2))
+		done
+	done
+done
+for cc in gcc clang; do
+	# shellcheck disable=SC2086
+	$cc -std=c99 -D_POSIX_C_SOURCE=200809L -O2 $common $c_only $inc \
+		-c "$src/strict-unit.c" -o "$work/u.o" || fail "$cc C99"
+	n=$((n + 1))
+done
+echo "strict: $n builds of tests/strict-unit.c clean under" $common $c_only
+
+# The control: the same build against a copy of the headers in which
+# refcount_read() casts away const, as it once did, must fail.
+cp -r "$stage/usr/include" "$work/mutant"
+sed -i 's|__atomic_load_n(&r->refs, __ATOMIC_RELAXED)|__atomic_load_n((int *)\&r->refs, __ATOMIC_RELAXED)|' \
+	"$work/mutant/refcount/refcount.h"
+grep -q '(int \*)&r->refs' "$work/mutant/refcount/refcount.h" ||
+	fail "the mutant was not made"
+# shellcheck disable=SC2086
+if gcc -std=gnu11 $common -I"$work/mutant" -c "$src/strict-unit.c" \
+	-o "$work/u.o" 2> "$work/err"; then
+	fail "the mutant header (a cast dropping const) went unnoticed"
+fi
+grep -q "cast-qual" "$work/err" || { cat "$work/err"; fail "mutant: no -Wcast-qual"; }
+echo "strict: the mutant header (refcount_read() casting away const) fails, as it must"
+
+# Each must fail, with the library's message, not a libc type error.
+expect_error() {
+	want=$1
+	shift
+	if "$@" -c "$src/strict-unit.c" -o "$work/u.o" 2> "$work/err"; then
+		fail "'$*' built, but it must stop at an #error"
+	fi
+	grep -q "$want" "$work/err" || { cat "$work/err"; fail "'$*': no '$want'"; }
+	echo "strict: '$*' stops at: $(grep -m1 -o 'error: .*' "$work/err")"
+}
+for cc in gcc clang; do
+	expect_error "_POSIX_C_SOURCE" $cc -std=c11 $inc
+	expect_error "_POSIX_C_SOURCE" $cc -std=c99 $inc
+	expect_error "C99 or later" $cc -std=c89 $inc
+done
