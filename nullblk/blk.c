@@ -2,9 +2,9 @@
 /*
  * blk.c: the block layer and null_blk, in userspace, for one breed.
  *
- * Built once per breed: -DREFCOUNT_BREED=REFCOUNT_BREED_X -DNB_BREED=x.
- * Every function is static except the table nb_breed_x at the end, so the
- * four builds link into one engine and each job's I/O path calls only its
+ * Built once per breed, with $(call breed_cflags,<breed>) from mk/breeds.mk.
+ * Every function is static except the table nb_breed_<breed> at the end, so
+ * the builds link into one engine and each job's I/O path calls only its
  * own breed's inlined refcount operations.
  *
  * What an I/O does here (kernel function names in brackets):
@@ -29,6 +29,12 @@
  * kernel, not in the series; it is a refcount_t here to show what a
  * conversion would cost.
  */
+
+/* One table per breed, named after it: nb_breed_<name> (see nullblk.h). */
+#ifndef REFCOUNT_BREED
+#error "build blk.c once per breed, with $(call breed_cflags,<breed>) from mk/breeds.mk"
+#endif
+
 #define _GNU_SOURCE
 #include <errno.h>
 #include <linux/futex.h>
@@ -47,12 +53,9 @@
 
 #include "nullblk.h"
 
-#ifndef NB_BREED
-#error "build with -DNB_BREED=atomic|fast|full|saturating"
-#endif
 #define NB_CAT2(a, b) a##b
 #define NB_CAT(a, b) NB_CAT2(a, b)
-#define NB_OPS NB_CAT(nb_breed_, NB_BREED)
+#define NB_OPS NB_CAT(nb_breed_, __REFCOUNT_BREED_TOKEN)
 
 #define ____cacheline_aligned __attribute__((aligned(64)))
 #define container_of(ptr, type, member)                                        \
