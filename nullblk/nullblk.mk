@@ -52,7 +52,8 @@ $(NB_GEN)/breed-help.h: $(LIB_HDRS) nullblk/nullblk.mk
 	@mkdir -p $(@D)
 	{ echo '/* written by nullblk/nullblk.mk from the breed headers */'; \
 	  $(foreach b,$(BREEDS),sed -n '$(call NB_HELP_SED,$(b))' \
-		$(filter %/breed/$(b).h,$(LIB_HDRS)) &&) true; } > $@.tmp
+		$(filter %/breed/$(b).h,$(LIB_HDRS)) </dev/null &&) true; } \
+		> $@.tmp
 	mv $@.tmp $@
 
 # $(1): object directory, $(2): output, $(3): extra compiler flags
@@ -60,7 +61,7 @@ define NB_BUILD
 $(1)/blk-%.o: nullblk/blk.c $(NB_HDRS) $$(LIB_HDRS) | $(1)
 	$$(CC) $$(NB_CFLAGS) $(3) $$(call breed_cflags,$$*) -c $$< -o $$@
 $(1)/engine.o: nullblk/engine.c nullblk/nullblk.h $(NB_GEN)/breed-help.h \
-		$(NB_FIO)/config-host.h | $(1)
+		$$(LIB_HDRS) $(NB_FIO)/config-host.h | $(1)
 	$$(CC) $$(NB_CFLAGS) $(3) -I$(NB_GEN) $$(NB_FIO_CFLAGS) -c $$< -o $$@
 $(2): $(1)/engine.o $(BREEDS:%=$(1)/blk-%.o) $$(LIB_PIC_OBJS)
 	$$(CC) -shared $(3) -pthread $$(LDFLAGS) -o $$@ $$^
