@@ -1,268 +1,50 @@
 // SPDX-License-Identifier: MIT
 /*
- * blk.c: the block layer and null_blk, in userspace, for one breed.
+ * blk.c: the block layer's counter traffic and null_blk, in userspace, for
+ * one breed.
  *
- * Built once per breed: -DREFCOUNT_BREED=REFCOUNT_BREED_X -DNB_BREED=x.
- * Every function is static except the table nb_breed_x at the end, so the
- * four builds link into one engine and each job's I/O path calls only its
- * own breed's inlined refcount operations.
+ * Built once per breed, with $(call breed_cflags,<breed>) from mk/breeds.mk.
+ * Every function is static except the table nb_breed_<breed> at the end, so
+ * the builds link into one engine and each job's I/O path calls only its
+ * own breed's inlined refcount operations.  What it runs on, breed-free and
+ * inlined the same way, is in shim-wait.h (waiting, lists, the aio ring),
+ * shim-mempool.h, shim-tags.h and instrument.h (op counts, accounting).
  *
- * What an I/O does here (kernel function names in brackets):
- *  submit: bio from a mempool, __bi_cnt = 1 [bio_alloc_bioset, bio_init];
- *          a tag from the hardware queue's bitmap [blk_mq_get_tag, the
- *          sbitmap idea] and the static request that goes with it, or, with
- *          queue_mode=1, a request from a mempool under the queue lock
- *          [get_request] plus a driver tag [null_rq_prep_fn]; dispatch
- *          [null_queue_rq -> null_handle_cmd].
- *  complete: inline (irqmode=0), from the queue's completion thread
- *          (irqmode=1, the softirq) or from its timer thread after
- *          completion_nsec (irqmode=2) [end_cmd]; end_io [bio_endio ->
- *          blkdev_bio_end_io: ki_complete, bio_put with the BIO_REFFED
- *          shortcut]; the request and its tag are freed.
- *
- * The six counters of the 2017 series are refcount_t and move exactly
- * where block-layer-facts.md says: __bi_cnt per I/O on path=libaio-4.14;
+ * An I/O's way through here, step by step with the kernel function each
+ * step stands for, is in docs/nullblk.md, "What an I/O does".  The six
+ * counters of the 2017 series are refcount_t and move where docs/nullblk.md,
+ * "The six counters", says: __bi_cnt per I/O on path=libaio-4.14;
  * blkcg_gq.refcnt per request on path=legacy-blkcg; xen_blkif.refcnt per
  * request on path=xen-blkback; io_context.active_ref, blk_queue_tag.refcnt
  * and bsg_device.ref_count at open and close only.  path=bfq-ioc moves
- * io_context.refcount per request; that one is an atomic_long_t in the
- * kernel, not in the series; it is a refcount_t here to show what a
- * conversion would cost.
+ * io_context.refcount per request, an atomic_long_t in the kernel and not
+ * in the series, made a refcount_t here to show what converting it costs.
  */
+
+/* One table per breed, named after it: nb_breed_<name> (see nullblk.h). */
+#ifndef REFCOUNT_BREED
+#error "build blk.c once per breed, with $(call breed_cflags,<breed>) from mk/breeds.mk"
+#endif
+
 #define _GNU_SOURCE
-#include <errno.h>
-#include <linux/futex.h>
 #include <pthread.h>
-#include <sched.h>
 #include <stdatomic.h>
-#include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <refcount/refcount.h>
 
+#include "instrument.h"
 #include "nullblk.h"
+#include "shim-mempool.h"
+#include "shim-tags.h"
+#include "shim-wait.h"
 
-#ifndef NB_BREED
-#error "build with -DNB_BREED=atomic|fast|full|saturating"
-#endif
 #define NB_CAT2(a, b) a##b
 #define NB_CAT(a, b) NB_CAT2(a, b)
-#define NB_OPS NB_CAT(nb_breed_, NB_BREED)
-
-#define ____cacheline_aligned __attribute__((aligned(64)))
-#define container_of(ptr, type, member)                                        \
-	((type *)((char *)(ptr)-offsetof(type, member)))
-
-/* ---- instrumentation: op counts and object accounting ------------------ */
-
-#ifdef NULLBLK_COUNT_OPS
-#define count_rmw(dev, what)                                                   \
-	atomic_fetch_add_explicit(&(dev)->what, 1, memory_order_relaxed)
-#else
-#define count_rmw(dev, what) ((void)(dev))
-#endif
-
-#if defined(NULLBLK_COUNT_OPS) || defined(NULLBLK_DEBUG)
-#define count_io(dev)                                                          \
-	atomic_fetch_add_explicit(&(dev)->ios, 1, memory_order_relaxed)
-#else
-#define count_io(dev) ((void)(dev))
-#endif
-
-#ifdef NULLBLK_DEBUG
-#define live_add(dev, what, n)                                                 \
-	atomic_fetch_add_explicit(&(dev)->what, n, memory_order_relaxed)
-#else
-#define live_add(dev, what, n) ((void)(dev))
-#endif
-
-/*
- * NULLBLK_INJECT=bio-double-free|request-double-free|bio-leak (checked
- * builds only) commits that fault once, so the tests can show that ASan and
- * the accounting catch it.
- */
-enum {
-	INJECT_NONE,
-	INJECT_BIO_DOUBLE_FREE,
-	INJECT_RQ_DOUBLE_FREE,
-	INJECT_BIO_LEAK
-};
-
-#ifdef NULLBLK_DEBUG
-#define injected(dev, what)                                                    \
-	(atomic_load_explicit(&(dev)->inject, memory_order_relaxed) ==         \
-		 (what) &&                                                     \
-	 atomic_exchange(&(dev)->inject, INJECT_NONE) == (what))
-
-static int inject_from_env(void)
-{
-	const char *e = getenv("NULLBLK_INJECT");
-
-	if (!e)
-		return INJECT_NONE;
-	if (!strcmp(e, "bio-double-free"))
-		return INJECT_BIO_DOUBLE_FREE;
-	if (!strcmp(e, "request-double-free"))
-		return INJECT_RQ_DOUBLE_FREE;
-	if (!strcmp(e, "bio-leak"))
-		return INJECT_BIO_LEAK;
-	return INJECT_NONE;
-}
-#else
-#define injected(dev, what) ((void)(dev), false)
-#define inject_from_env() INJECT_NONE
-#endif
-
-static void nb_bug(const char *what, const void *obj)
-{
-	fprintf(stderr, "nullblk: BUG: %s (%p)\n", what, obj);
-	abort();
-}
-
-/* ---- waiting: spin briefly, then sleep on a futex ---------------------- */
-
-static inline void cpu_relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-	__builtin_ia32_pause();
-#endif
-}
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-static void futex_wait(atomic_int *addr, int val)
-{
-	syscall(SYS_futex, addr, FUTEX_WAIT_PRIVATE, val, NULL, NULL, 0);
-}
-
-static void futex_wake(atomic_int *addr)
-{
-	syscall(SYS_futex, addr, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
-}
-
-/*
- * A lock-free list with one sleeping consumer: llist_add() by any number
- * of producers, llist_del_all() by the consumer, who sleeps on @sleeping
- * when the list is empty.  No spinning before sleeping: on a machine with
- * fewer CPUs than threads a spinning waiter steals the CPU its producer
- * needs, and the measured rate then depends on which of the two regimes a
- * run happens to fall into.  A softirq does not spin either.
- */
-struct llist_waitq {
-	_Atomic(struct llist_node *) head;
-	atomic_int sleeping;
-};
-
-static inline void llist_add(struct llist_node *n, struct llist_waitq *q)
-{
-	struct llist_node *first =
-		atomic_load_explicit(&q->head, memory_order_relaxed);
-
-	do {
-		n->next = first;
-	} while (!atomic_compare_exchange_weak(&q->head, &first, n));
-	if (atomic_load(&q->sleeping) && atomic_exchange(&q->sleeping, 0))
-		futex_wake(&q->sleeping);
-}
-
-/* Take everything, oldest first. */
-static inline struct llist_node *llist_del_all(struct llist_waitq *q)
-{
-	struct llist_node *n = atomic_exchange(&q->head, NULL), *prev = NULL;
-
-	while (n) {
-		struct llist_node *next = n->next;
-
-		n->next = prev;
-		prev = n;
-		n = next;
-	}
-	return prev;
-}
-
-static void llist_wait(struct llist_waitq *q, atomic_bool *stop)
-{
-	atomic_store(&q->sleeping, 1);
-	if (!atomic_load(&q->head) && !(stop && atomic_load(stop)))
-		futex_wait(&q->sleeping, 1);
-	atomic_store(&q->sleeping, 0);
-}
-
-/* ---- mempool: the allocator first, the reserve only when it fails ------ */
-
-struct mempool {
-	pthread_spinlock_t lock;
-	size_t size;
-	int min_nr, curr_nr;
-	void **elements;
-};
-
-static int mempool_init(struct mempool *pool, int min_nr, size_t size)
-{
-	pthread_spin_init(&pool->lock, PTHREAD_PROCESS_PRIVATE);
-	pool->size = size;
-	pool->min_nr = min_nr;
-	pool->curr_nr = 0;
-	pool->elements = calloc((size_t)min_nr, sizeof(void *));
-	if (!pool->elements)
-		return -ENOMEM;
-	while (pool->curr_nr < min_nr) {
-		void *e = malloc(size);
-
-		if (!e)
-			return -ENOMEM;
-		pool->elements[pool->curr_nr++] = e;
-	}
-	return 0;
-}
-
-static void mempool_exit(struct mempool *pool)
-{
-	while (pool->curr_nr)
-		free(pool->elements[--pool->curr_nr]);
-	free(pool->elements);
-	pthread_spin_destroy(&pool->lock);
-}
-
-static inline void *mempool_alloc(struct mempool *pool)
-{
-	for (;;) {
-		void *e = malloc(pool->size); /* kmem_cache_alloc */
-
-		if (e)
-			return e;
-		pthread_spin_lock(&pool->lock);
-		if (pool->curr_nr)
-			e = pool->elements[--pool->curr_nr];
-		pthread_spin_unlock(&pool->lock);
-		if (e)
-			return e;
-		sched_yield(); /* io_schedule() until an element is freed */
-	}
-}
-
-static inline void mempool_free(void *e, struct mempool *pool)
-{
-	if (__atomic_load_n(&pool->curr_nr, __ATOMIC_RELAXED) < pool->min_nr) {
-		pthread_spin_lock(&pool->lock);
-		if (pool->curr_nr < pool->min_nr) {
-			pool->elements[pool->curr_nr++] = e;
-			e = NULL;
-		}
-		pthread_spin_unlock(&pool->lock);
-	}
-	free(e);
-}
+#define NB_OPS NB_CAT(nb_breed_, __REFCOUNT_BREED_TOKEN)
 
 /* ---- the model's objects ----------------------------------------------- */
 
@@ -317,19 +99,13 @@ struct request {
 	atomic_int state; /* NULLBLK_DEBUG */
 };
 
-/* One bitmap word per cache line, as sbitmap spreads its words. */
-struct sbitmap_word {
-	_Atomic uint64_t word;
-} ____cacheline_aligned;
-
 /*
  * A hardware queue (queue_mode=2) or a null_blk driver queue (0 and 1):
  * its tags, its static requests, and its completion context.
  */
 struct blk_mq_hw_ctx {
 	struct nb_dev *dev;
-	unsigned int depth, nr_words;
-	struct sbitmap_word *map;
+	struct sbitmap tags;
 	struct request *rqs; /* static requests, one per tag */
 	struct llist_waitq cq ____cacheline_aligned;
 	atomic_bool stop;
@@ -359,12 +135,7 @@ struct nb_dev {
 	struct xen_blkif *blkif;
 	pthread_mutex_t task_lock;
 	struct nb_task *tasks; /* freed with the device */
-	unsigned long saturations_before;
-	_Atomic uint64_t ios ____cacheline_aligned;
-	_Atomic uint64_t io_rmws;
-	_Atomic uint64_t setup_rmws;
-	atomic_long live_bios, live_rqs;
-	atomic_int inject;
+	struct nb_instr instr ____cacheline_aligned;
 };
 
 /* ---- the counters, with the kernel's helpers --------------------------- */
@@ -463,63 +234,6 @@ static void put_io_context_active(struct nb_dev *dev, struct io_context *ioc)
 		free(ioc);
 }
 
-/* ---- tags: the sbitmap idea -------------------------------------------- */
-
-static inline int get_tag(struct blk_mq_hw_ctx *hctx, unsigned int *hint)
-{
-	unsigned int w = *hint, bits = 64;
-
-	for (unsigned int i = 0; i < hctx->nr_words; i++, w++) {
-		if (w >= hctx->nr_words)
-			w = 0;
-		if (w == hctx->nr_words - 1 && hctx->depth % 64)
-			bits = hctx->depth % 64;
-		else
-			bits = 64;
-		uint64_t full = bits == 64 ? ~0ull : (1ull << bits) - 1;
-		_Atomic uint64_t *word = &hctx->map[w].word;
-		uint64_t v = atomic_load_explicit(word, memory_order_relaxed);
-
-		while ((v & full) != full) {
-			unsigned int bit = (unsigned int)__builtin_ctzll(~v);
-			uint64_t mask = 1ull << bit;
-
-			v = atomic_fetch_or_explicit(word, mask,
-						     memory_order_acquire);
-			if (!(v & mask)) {
-				*hint = w;
-				return (int)(w * 64 + bit);
-			}
-		}
-	}
-	return -1;
-}
-
-/* blk_mq_get_tag: sleep (here: yield) until a tag frees up */
-static inline unsigned int get_tag_wait(struct blk_mq_hw_ctx *hctx,
-					unsigned int *hint)
-{
-	int tag;
-
-	while ((tag = get_tag(hctx, hint)) < 0)
-		sched_yield();
-	return (unsigned int)tag;
-}
-
-static inline void put_tag(struct blk_mq_hw_ctx *hctx, unsigned int tag)
-{
-	uint64_t mask = 1ull << (tag % 64);
-	uint64_t old = atomic_fetch_and_explicit(&hctx->map[tag / 64].word,
-						 ~mask, memory_order_release);
-
-#ifdef NULLBLK_DEBUG
-	if (!(old & mask))
-		nb_bug("tag freed twice", hctx);
-#else
-	(void)old;
-#endif
-}
-
 /* ---- end_io ------------------------------------------------------------ */
 
 static inline void ki_complete(struct nb_task *t, struct nb_kiocb *iocb,
@@ -597,7 +311,7 @@ static inline void free_request(struct nb_dev *dev, struct request *rq)
 		rq_change_state(dev, rq, MQ_RQ_IN_FLIGHT, MQ_RQ_IDLE,
 				"request freed twice");
 	}
-	put_tag(hctx, tag);
+	put_tag(&hctx->tags, tag);
 }
 
 /* null_blk's end_cmd: blk_mq_end_request / blk_end_request_all / bio_endio */
@@ -630,25 +344,8 @@ static void *completion_thread(void *arg)
 				container_of(n, struct request, ll);
 
 			n = n->next;
-			if (timer) {
-				/* hrtimer expiry: sleep, then spin the rest */
-				uint64_t now = now_ns();
-
-				if (rq->deadline > now + 60000) {
-					uint64_t at = rq->deadline - 50000;
-					struct timespec ts = {
-						.tv_sec = (time_t)(at /
-								   1000000000u),
-						.tv_nsec = (long)(at %
-								  1000000000u),
-					};
-					clock_nanosleep(CLOCK_MONOTONIC,
-							TIMER_ABSTIME, &ts,
-							NULL);
-				}
-				while (now_ns() < rq->deadline)
-					cpu_relax();
-			}
+			if (timer) /* the hrtimer's expiry */
+				wait_until_ns(rq->deadline);
 			end_cmd(rq);
 		}
 	}
@@ -694,10 +391,10 @@ static inline struct request *get_request(struct nb_task *t, struct bio *bio)
 		live_add(dev, live_rqs, 1);
 		pthread_spin_unlock(&dev->queue_lock);
 		/* null_rq_prep_fn: the driver tag */
-		rq->tag = get_tag_wait(hctx, &t->tag_hint);
+		rq->tag = get_tag_wait(&hctx->tags, &t->tag_hint);
 	} else {
 		/* blk_mq_get_request: the tag picks the static request */
-		unsigned int tag = get_tag_wait(hctx, &t->tag_hint);
+		unsigned int tag = get_tag_wait(&hctx->tags, &t->tag_hint);
 
 		rq = &hctx->rqs[tag];
 		rq_change_state(dev, rq, MQ_RQ_IDLE, MQ_RQ_IN_FLIGHT,
@@ -734,7 +431,10 @@ static inline void bio_setup(struct bio *bio, struct nb_task *t,
 }
 
 static unsigned int nb_reap(struct nb_task *t, unsigned int min,
-			    unsigned int max, struct nb_kiocb **out);
+			    unsigned int max, struct nb_kiocb **out)
+{
+	return aio_reap(&t->ready, &t->done, min, max, out);
+}
 
 static bool nb_submit(struct nb_task *t, struct nb_kiocb *iocb)
 {
@@ -772,39 +472,12 @@ static bool nb_submit(struct nb_task *t, struct nb_kiocb *iocb)
 	return false;
 }
 
-static unsigned int nb_reap(struct nb_task *t, unsigned int min,
-			    unsigned int max, struct nb_kiocb **out)
-{
-	unsigned int n = 0;
-
-	for (;;) {
-		while (n < max && t->ready) {
-			out[n++] =
-				container_of(t->ready, struct nb_kiocb, node);
-			t->ready = t->ready->next;
-		}
-		if (n == max)
-			break;
-		struct llist_node *more = llist_del_all(&t->done);
-
-		if (more) {
-			/* the private list is empty here: n < max */
-			t->ready = more;
-			continue;
-		}
-		if (n >= min)
-			break;
-		llist_wait(&t->done, NULL);
-	}
-	return n;
-}
-
 /* ---- setup and teardown ------------------------------------------------ */
 
 static void dev_free(struct nb_dev *dev)
 {
 	for (unsigned int i = 0; dev->hctx && i < dev->nr_hctx; i++) {
-		free(dev->hctx[i].map);
+		sbitmap_free(&dev->hctx[i].tags);
 		free(dev->hctx[i].rqs);
 	}
 	free(dev->hctx);
@@ -845,10 +518,7 @@ static struct nb_dev *nb_dev_create(const struct nb_opts *o, const char **err)
 	dev->nr_hctx = dev->o.submit_queues;
 	pthread_spin_init(&dev->queue_lock, PTHREAD_PROCESS_PRIVATE);
 	pthread_mutex_init(&dev->task_lock, NULL);
-	atomic_store(&dev->inject, inject_from_env());
-	dev->saturations_before = 0;
-	for (int ty = REFCOUNT_ADD_NOT_ZERO_OVF; ty <= REFCOUNT_DEC_LEAK; ty++)
-		dev->saturations_before += refcount_report_count(ty);
+	instr_init(&dev->instr);
 
 	unsigned int depth = dev->o.hw_queue_depth;
 	int min_nr = (int)(depth * dev->nr_hctx);
@@ -863,14 +533,9 @@ static struct nb_dev *nb_dev_create(const struct nb_opts *o, const char **err)
 		struct blk_mq_hw_ctx *hctx = &dev->hctx[i];
 
 		hctx->dev = dev;
-		hctx->depth = depth;
-		hctx->nr_words = (depth + 63) / 64;
-		hctx->map =
-			aligned_alloc(64, hctx->nr_words * sizeof(*hctx->map));
 		hctx->rqs = aligned_alloc(64, depth * sizeof(*hctx->rqs));
-		if (!hctx->map || !hctx->rqs)
+		if (sbitmap_init(&hctx->tags, depth) || !hctx->rqs)
 			goto nomem;
-		memset(hctx->map, 0, hctx->nr_words * sizeof(*hctx->map));
 		memset(hctx->rqs, 0, depth * sizeof(*hctx->rqs));
 	}
 
@@ -923,9 +588,7 @@ static void nb_dev_destroy(struct nb_dev *dev, struct nb_stats *st)
 
 		if (!hctx->has_thread)
 			continue;
-		atomic_store(&hctx->stop, true);
-		atomic_store(&hctx->cq.sleeping, 0);
-		futex_wake(&hctx->cq.sleeping);
+		llist_stop(&hctx->cq, &hctx->stop);
 		pthread_join(hctx->thread, NULL);
 	}
 	/* release the setup references; the last put frees */
@@ -945,24 +608,8 @@ static void nb_dev_destroy(struct nb_dev *dev, struct nb_stats *st)
 		dev->tasks = t->next_task;
 		free(t);
 	}
-	if (st) {
-		memset(st, 0, sizeof(*st));
-		st->ios = atomic_load(&dev->ios);
-		st->io_rmws = atomic_load(&dev->io_rmws);
-		st->setup_rmws = atomic_load(&dev->setup_rmws);
-		st->live_bios = atomic_load(&dev->live_bios);
-		st->live_rqs = atomic_load(&dev->live_rqs);
-		for (int ty = REFCOUNT_ADD_NOT_ZERO_OVF;
-		     ty <= REFCOUNT_DEC_LEAK; ty++)
-			st->saturations += refcount_report_count(ty);
-		st->saturations -= dev->saturations_before;
-#ifdef NULLBLK_COUNT_OPS
-		st->counted = true;
-#endif
-#ifdef NULLBLK_DEBUG
-		st->checked = true;
-#endif
-	}
+	if (st)
+		instr_report(&dev->instr, st);
 	dev_free(dev);
 }
 

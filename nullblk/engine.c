@@ -11,18 +11,33 @@
  * with equal options share one, as fio jobs share /dev/nullb0; with
  * thread=1 they share it in memory) and picks its breed's table of block
  * layer operations once, at init.
+ *
+ * The breeds are the rows of <refcount/breed/registry.h>, in its order:
+ * the table below and refcount='s values are generated from it.  refcount=
+ * defaults to the library's default breed, and each value's help line is
+ * the summary line of the breed's header (breed-help.h, which
+ * nullblk/nullblk.mk writes from those headers).
  */
 #include <fio.h>
 #include <optgroup.h>
 
+#include <refcount/refcount.h> /* REFCOUNT_BREED_NAME: the default breed */
+
+#include "breed-help.h"
 #include "nullblk.h"
 
+#define NB_BREED_TABLE(name, NAME, id, max, saturated)                         \
+	[NB_BREED_##NAME] = &nb_breed_##name,
 static const struct nb_breed_ops *const breeds[NB_NR_BREEDS] = {
-	[NB_BREED_ATOMIC] = &nb_breed_atomic,
-	[NB_BREED_FAST] = &nb_breed_fast,
-	[NB_BREED_FULL] = &nb_breed_full,
-	[NB_BREED_SATURATING] = &nb_breed_saturating,
+	REFCOUNT_FOR_EACH_BREED(NB_BREED_TABLE)
 };
+
+/* refcount='s values: one per breed, NB_BREED_HELP_<name> its help line */
+#define NB_BREED_POSVAL(name, NAME, id, max, saturated)                        \
+	{ .ival = #name,                                                       \
+	  .oval = NB_BREED_##NAME,                                             \
+	  .help = NB_BREED_HELP_##name },
+_Static_assert(NB_NR_BREEDS <= PARSE_MAX_VP, "more breeds than fio's posval");
 
 #define NB_OPT(nm, ln, field, hlp, dflt)                                       \
 	.name = nm, .lname = ln, .off1 = offsetof(struct nb_opts, field),      \
@@ -102,18 +117,9 @@ static struct fio_option options[] = {
 	{
 		NB_OPT("refcount", "refcount_t breed", breed,
 		       "the refcount_t breed of the six counters",
-		       "saturating"),
+		       REFCOUNT_BREED_NAME),
 		.type = FIO_OPT_STR,
-		.posval = {
-			{ .ival = "atomic", .oval = NB_BREED_ATOMIC,
-			  .help = "unchecked atomic_t (the baseline)" },
-			{ .ival = "fast", .oval = NB_BREED_FAST,
-			  .help = "2017 x86 fast refcount (atomic + trap)" },
-			{ .ival = "full", .oval = NB_BREED_FULL,
-			  .help = "2017 REFCOUNT_FULL (cmpxchg loops)" },
-			{ .ival = "saturating", .oval = NB_BREED_SATURATING,
-			  .help = "2019+ kernel (fetch, then check)" },
-		},
+		.posval = { REFCOUNT_FOR_EACH_BREED(NB_BREED_POSVAL) },
 	},
 	{
 		.name = NULL,

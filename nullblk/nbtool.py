@@ -2,17 +2,22 @@
 # SPDX-License-Identifier: MIT
 """nbtool.py: drive the userspace null_blk fio engine.
 
-  nbtool.py check --so SO --count-so SO --asan-so SO [--cc CC]
+  nbtool.py --breeds "B1 B2 ..." check --so SO --count-so SO --asan-so SO
+            [--cc CC]
       the tests behind `make check-nullblk`: every path x breed through fio
       (expected I/O count, no errors), refcount operations per I/O in the
       instrumented build, ASan and object accounting (with injected faults
       to show the checks catch them), and bad option values.
 
-  nbtool.py bench --so SO [--cycles-json FILE] [--runtime T --ramp T --repeat N]
+  nbtool.py --breeds "B1 B2 ..." bench --so SO [--cycles-json FILE]
+            [--runtime T --ramp T --repeat N]
       `make nullblk-bench`: nullblk/jobs/randread-4k.fio over path x irqmode
       x iodepth x numjobs, breeds side by side in each fio run, in rotated
       order, repeated; prints IOPS and clat p50/p99/p99.9 per breed as
       ratios to atomic, with the analytic bound.
+
+  --breeds is make's $(BREEDS): the breeds of the C registry, in its order,
+  which is the order of the columns and rows printed.
 """
 import argparse
 import glob
@@ -28,11 +33,20 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 JOBFILE = os.path.join(HERE, "jobs", "randread-4k.fio")
-BREEDS = ["atomic", "fast", "full", "saturating"]
+# The breeds, from --breeds (set by main), and the one the others are
+# measured against: the unchecked atomic_t.
+BREEDS = []
+BASELINE = "atomic"
+
+
+def measured():
+    """The breeds that are compared with the baseline, in registry order."""
+    return [b for b in BREEDS if b != BASELINE]
+
 
 # Refcount read-modify-writes per I/O on each kernel path, as counted in
-# shared/reference/block-layer-facts.md (section 1), with the queue_mode the
-# path needs.  This table is the expectation the op-count test holds the
+# docs/nullblk.md ("The six counters"), with the queue_mode the path
+# needs.  This table is the expectation the op-count test holds the
 # instrumented engine to, and the multiplier of the analytic bound.
 PATHS = {
     # path:          (RMWs per I/O, queue_mode for the bench)
@@ -123,10 +137,11 @@ def check_as_typed(c, so):
          " ".join(cmd), out + err)
 
 
-def check_jobfile(c, so):
+def check_jobfile(c, so, tmp):
     """The shipped job file parses and runs, breeds side by side."""
-    env = job_env(so, "libaio-4.14", 2, 1, 8, 1, "100ms", "0", BREEDS)
-    rc, out, err = run(["fio", "--output-format=json", JOBFILE], env=env)
+    env = job_env(so, "libaio-4.14", 2, 1, 8, 1, "100ms", "0")
+    rc, out, err = run(["fio", "--output-format=json",
+                        job_file(tmp, BREEDS)], env=env)
     if c.ok(rc == 0, "jobs/randread-4k.fio: exit status %d" % rc, err):
         jobs = parse_fio_json(out)["jobs"]
         got = [j["job options"].get("refcount") for j in jobs]
@@ -226,22 +241,25 @@ def check_asan(c, so, cc):
           % (runs, len(faults)))
 
 
-BAD = [
-    # option=value, what the message must name
-    ("path=bogus", ["failed parsing path=bogus"] + list(PATHS)),
-    ("refcount=nope", ["failed parsing refcount=nope"] + BREEDS),
-    ("queue_mode=3", ["failed parsing queue_mode=3", "bio-based",
-                      "legacy single queue", "blk-mq"]),
-    ("irqmode=7", ["failed parsing irqmode=7", "none", "softirq", "timer"]),
-    ("hw_queue_depth=0", ["hw_queue_depth: min value out of range"]),
-    ("submit_queues=0", ["submit_queues: min value out of range"]),
-    ("completion_nsec=abc", ["failed parsing completion_nsec=abc"]),
-]
+def bad_options():
+    """option=value, and what the message must name."""
+    return [
+        ("path=bogus", ["failed parsing path=bogus"] + list(PATHS)),
+        ("refcount=nope", ["failed parsing refcount=nope"] + BREEDS),
+        ("queue_mode=3", ["failed parsing queue_mode=3", "bio-based",
+                          "legacy single queue", "blk-mq"]),
+        ("irqmode=7", ["failed parsing irqmode=7", "none", "softirq",
+                       "timer"]),
+        ("hw_queue_depth=0", ["hw_queue_depth: min value out of range"]),
+        ("submit_queues=0", ["submit_queues: min value out of range"]),
+        ("completion_nsec=abc", ["failed parsing completion_nsec=abc"]),
+    ]
 
 
 def check_bad_options(c, so, tmp):
     """Bad values fail the job, naming the option and accepted values."""
-    for opt, needles in BAD:
+    bad = bad_options()
+    for opt, needles in bad:
         rc, out, err = run(fio_cmd(so, "--" + opt, "--size=1m"))
         text = out + err
         c.ok(rc != 0 and all(n in text for n in needles),
@@ -265,7 +283,7 @@ def check_bad_options(c, so, tmp):
          "io engine nullblk init failed" in err,
          "path=legacy-blkcg with queue_mode=2 accepted", err)
     print("check-nullblk: %d bad option values rejected, on the command "
-          "line and in job files" % (len(BAD) + 1))
+          "line and in job files" % (len(bad) + 1))
 
 
 def cmd_check(a):
@@ -278,7 +296,7 @@ def cmd_check(a):
     t0 = time.time()
     check_paths(c, a.so)
     check_as_typed(c, a.so)
-    check_jobfile(c, a.so)
+    check_jobfile(c, a.so, tmp)
     check_op_counts(c, a.count_so)
     check_asan(c, a.asan_so, a.cc)
     check_bad_options(c, a.so, tmp)
@@ -293,15 +311,24 @@ def cmd_check(a):
 
 # ---------------------------------------------------------------- bench --
 
-def job_env(so, path, qm, irq, qd, nj, runtime, ramp, order):
-    env = {"NB_SO": os.path.abspath(so), "NB_PATH": path,
-           "NB_QUEUE_MODE": str(qm), "NB_IRQMODE": str(irq),
-           "NB_IODEPTH": str(qd), "NB_NUMJOBS": str(nj),
-           "NB_HWQD": str(max(64, qd)), "NB_RUNTIME": runtime,
-           "NB_RAMP": ramp}
-    for k, b in enumerate(order):
-        env["NB_B%d" % (k + 1)] = b
-    return env
+def job_env(so, path, qm, irq, qd, nj, runtime, ramp):
+    return {"NB_SO": os.path.abspath(so), "NB_PATH": path,
+            "NB_QUEUE_MODE": str(qm), "NB_IRQMODE": str(irq),
+            "NB_IODEPTH": str(qd), "NB_NUMJOBS": str(nj),
+            "NB_HWQD": str(max(64, qd)), "NB_RUNTIME": runtime,
+            "NB_RAMP": ramp}
+
+
+def job_file(tmp, order):
+    """jobs/randread-4k.fio with one job section per breed, in @order,
+    written to @tmp/randread-4k.fio; returns its path."""
+    path = os.path.join(tmp, os.path.basename(JOBFILE))
+    with open(JOBFILE) as f:
+        text = f.read()
+    with open(path, "w") as f:
+        f.write(text + "".join("\n[%s]\nrefcount=%s\n" % (b, b)
+                               for b in order))
+    return path
 
 
 def numjobs_list(quick):
@@ -346,6 +373,8 @@ def cmd_bench(a):
                 for nj in numjobs_list(a.quick):
                     configs.append((path, qm, irq, qd, nj))
     extra, tsc_hz, src = extra_cycles(a.cycles_json)
+    tmp = os.path.join(os.path.dirname(os.path.abspath(a.so)), "nullblk")
+    os.makedirs(tmp, exist_ok=True)
     results = []
     t0 = time.time()
     total = len(configs) * a.repeat
@@ -354,10 +383,9 @@ def cmd_bench(a):
         for ci, (path, qm, irq, qd, nj) in enumerate(configs):
             rot = (rep + ci) % len(BREEDS)
             order = BREEDS[rot:] + BREEDS[:rot]
-            env = job_env(a.so, path, qm, irq, qd, nj, a.runtime, a.ramp,
-                          order)
-            rc, out, err = run(["fio", "--output-format=json", JOBFILE],
-                               env=env, timeout=600)
+            env = job_env(a.so, path, qm, irq, qd, nj, a.runtime, a.ramp)
+            rc, out, err = run(["fio", "--output-format=json",
+                                job_file(tmp, order)], env=env, timeout=600)
             k += 1
             if sys.stderr.isatty():
                 print("\r\033[K[%d/%d] %s irqmode=%d iodepth=%d numjobs=%d"
@@ -401,11 +429,11 @@ def report(a, configs, results, extra, tsc_hz, src, secs):
     for (path, qm, irq, qd, nj) in configs:
         reps = [v for (rep, p, i, q, n), v in runs.items()
                 if (p, i, q, n) == (path, irq, qd, nj)]
-        base_iops = statistics.median(v["atomic"]["iops"] for v in reps)
-        for b in BREEDS[1:]:
+        base_iops = statistics.median(v[BASELINE]["iops"] for v in reps)
+        for b in measured():
             for m, _ in METRICS:
-                med = statistics.median(v[b][m] / v["atomic"][m]
-                                        for v in reps if v["atomic"][m])
+                med = statistics.median(v[b][m] / v[BASELINE][m]
+                                        for v in reps if v[BASELINE][m])
                 ratios.setdefault((path, irq, b, m), []).append(med)
             # a job's time per I/O in cycles, as if it were all CPU time
             cyc_per_io = tsc_hz * nj / base_iops
@@ -420,7 +448,7 @@ def report(a, configs, results, extra, tsc_hz, src, secs):
               len(configs), ",".join(map(str, numjobs_list(a.quick))),
               a.repeat, a.runtime, a.ramp, secs))
     print("  extra cycles per RMW over atomic: %s; TSC %.2f GHz"
-          % (", ".join("%s %+.2f" % (b, extra[b]) for b in BREEDS[1:]),
+          % (", ".join("%s %+.2f" % (b, extra[b]) for b in measured()),
              tsc_hz / 1e9))
     print("  (%s)" % src)
     print("  Each cell: the ratio within one fio run, median over "
@@ -436,7 +464,7 @@ def report(a, configs, results, extra, tsc_hz, src, secs):
             title, "path", "RMW", "breed", "IOPS [min-max]", "p50", "p99",
             "p99.9", "bound"))
         for path in PATHS:
-            for b in BREEDS[1:]:
+            for b in measured():
                 io = ratios[(path, irq, b, "iops")]
                 print("  %-13s %3d %-10s %6.3f [%.2f-%.2f] %7.3f %7.3f "
                       "%7.3f %7.4f" % (
@@ -451,7 +479,7 @@ def report(a, configs, results, extra, tsc_hz, src, secs):
                                                "p50", "p99", "p99.9",
                                                "bound"))
     for irq in (0, 1):
-        for b in BREEDS[1:]:
+        for b in measured():
             cell = [geomean(sum((ratios[(p, irq, b, m)] for p in PATHS
                                  if PATHS[p][0]), [])) for m, _ in METRICS]
             bnd = geomean(sum((bound[(p, irq, b)] for p in PATHS
@@ -461,7 +489,7 @@ def report(a, configs, results, extra, tsc_hz, src, secs):
     floor = ["irqmode=%d %.3f-%.3f" % (irq, min(f), max(f)) for irq in (0, 1)
              for f in [[geomean(ratios[(p, irq, b, "iops")])
                         for p in PATHS if not PATHS[p][0]
-                        for b in BREEDS[1:]]]]
+                        for b in measured()]]]
     print("\n  Noise floor: psync and libaio-5.4 move no counter per I/O, "
           "yet their IOPS ratios\n  span %s.  Differences inside that "
           "span are not the breed's." % ", ".join(floor))
@@ -470,6 +498,8 @@ def report(a, configs, results, extra, tsc_hz, src, secs):
 def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument("--breeds", required=True,
+                    help="the breeds, space-separated, in registry order")
     sub = ap.add_subparsers(dest="cmd", required=True)
     c = sub.add_parser("check")
     c.add_argument("--so", required=True)
@@ -485,6 +515,9 @@ def main():
     b.add_argument("--quick", action="store_true")
     b.add_argument("--json")
     a = ap.parse_args()
+    BREEDS[:] = a.breeds.split()
+    if BASELINE not in BREEDS:
+        ap.error("--breeds must include the baseline, %s" % BASELINE)
     return cmd_check(a) if a.cmd == "check" else cmd_bench(a)
 
 

@@ -6,16 +6,19 @@
  *  - engine.c is the fio glue (options, io_u handling); it includes fio's
  *    headers and never touches a refcount_t;
  *  - blk.c is the block layer and the null_blk driver.  It is compiled once
- *    per breed with -DREFCOUNT_BREED=REFCOUNT_BREED_X -DNB_BREED=x and
- *    exports one table of operations per breed, nb_breed_x.  The engine
- *    picks a table once per job (refcount=); inside blk.c every refcount
- *    operation is a direct, inlined call of that breed.
+ *    per breed of <refcount/breed/registry.h>, with that breed's
+ *    -DREFCOUNT_BREED, and exports one table of operations per breed,
+ *    nb_breed_<name>.  The engine picks a table once per job (refcount=);
+ *    inside blk.c every refcount operation is a direct, inlined call of
+ *    that breed.
  */
 #ifndef NULLBLK_H
 #define NULLBLK_H
 
 #include <stdbool.h>
 #include <stdint.h>
+
+#include <refcount/breed/registry.h>
 
 /* null_blk's queue_mode and irqmode values */
 enum { NULL_Q_BIO = 0, NULL_Q_RQ = 1, NULL_Q_MQ = 2 };
@@ -32,13 +35,10 @@ enum nb_path {
 	NB_NR_PATHS
 };
 
-enum nb_breed {
-	NB_BREED_ATOMIC,
-	NB_BREED_FAST,
-	NB_BREED_FULL,
-	NB_BREED_SATURATING,
-	NB_NR_BREEDS
-};
+/* refcount=: the breeds, NB_BREED_<NAME>, in the registry's order */
+#define NB_BREED_ENUM(name, NAME, id, max, saturated) NB_BREED_##NAME,
+enum nb_breed { REFCOUNT_FOR_EACH_BREED(NB_BREED_ENUM) NB_NR_BREEDS };
+#undef NB_BREED_ENUM
 
 /*
  * Engine options (fio's option_struct).  fio wants no option at offset 0,
@@ -105,7 +105,10 @@ struct nb_breed_ops {
 			     unsigned int max, struct nb_kiocb **out);
 };
 
-extern const struct nb_breed_ops nb_breed_atomic, nb_breed_fast, nb_breed_full,
-	nb_breed_saturating;
+/* blk.c's one table per breed: nb_breed_<name> */
+#define NB_BREED_OPS_DECL(name, NAME, id, max, saturated)                      \
+	extern const struct nb_breed_ops nb_breed_##name;
+REFCOUNT_FOR_EACH_BREED(NB_BREED_OPS_DECL)
+#undef NB_BREED_OPS_DECL
 
 #endif /* NULLBLK_H */

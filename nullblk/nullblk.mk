@@ -13,15 +13,18 @@
 #       --refcount=full --rw=randread --bs=4k --size=1g --name=nb
 #
 # The engine is one fio-facing unit (engine.c, compiled against fio's own
-# headers) and the block-layer model (blk.c) compiled once per breed.  Three
-# builds: the engine, an op-counting one (-DNULLBLK_COUNT_OPS) and an ASan
-# one, both with object accounting (-DNULLBLK_DEBUG).
+# headers) and the block-layer model (blk.c) compiled once per breed of
+# $(BREEDS), with $(call breed_cflags,<breed>).  Three builds: the engine,
+# an op-counting one (-DNULLBLK_COUNT_OPS) and an ASan one, both with object
+# accounting (-DNULLBLK_DEBUG).  nbtool.py is told the breeds (--breeds).
 
 NB_FIO     := $(B)/fio-src
 NB_SO      := $(B)/fio-nullblk.so
 NB_COUNT   := $(B)/nullblk-count/fio-nullblk.so
 NB_ASAN    := $(B)/nullblk-asan/fio-nullblk.so
-NB_TOOL    := python3 nullblk/nbtool.py
+NB_GEN     := $(B)/nullblk-gen
+NB_TOOL    := python3 nullblk/nbtool.py --breeds "$(BREEDS)"
+NB_HDRS    := $(wildcard nullblk/*.h)
 
 # fio's headers are not -Wall -Wextra clean (e.g. unused parameters in their
 # inline helpers), so they come in with -isystem, which silences warnings in
@@ -40,16 +43,26 @@ $(NB_FIO)/config-host.h: nullblk/fetch-fio-src.sh
 	$(NEED) fio dpkg-dev
 	nullblk/fetch-fio-src.sh $(NB_FIO)
 
-nb_upper = $(shell echo $(1) | tr a-z A-Z)
+# fio's help line for each refcount= value: the summary line of the breed's
+# header (" * refcount/breed/<name>.h - <summary>"), as NB_BREED_HELP_<name>;
+# a header without one leaves its macro undefined, and engine.c fails to
+# compile naming it
+NB_HELP_SED = s|^ \* refcount/breed/$(1)\.h - \(.*\)|\#define NB_BREED_HELP_$(1) "\1"|p
+$(NB_GEN)/breed-help.h: $(LIB_HDRS) nullblk/nullblk.mk
+	@mkdir -p $(@D)
+	{ echo '/* written by nullblk/nullblk.mk from the breed headers */'; \
+	  $(foreach b,$(BREEDS),sed -n '$(call NB_HELP_SED,$(b))' \
+		$(filter %/breed/$(b).h,$(LIB_HDRS)) </dev/null &&) true; } \
+		> $@.tmp
+	mv $@.tmp $@
 
 # $(1): object directory, $(2): output, $(3): extra compiler flags
 define NB_BUILD
-$(1)/blk-%.o: nullblk/blk.c nullblk/nullblk.h $$(LIB_HDRS) | $(1)
-	$$(CC) $$(NB_CFLAGS) $(3) \
-		-DREFCOUNT_BREED=REFCOUNT_BREED_$$(call nb_upper,$$*) \
-		-DNB_BREED=$$* -c $$< -o $$@
-$(1)/engine.o: nullblk/engine.c nullblk/nullblk.h $(NB_FIO)/config-host.h | $(1)
-	$$(CC) $$(NB_CFLAGS) $(3) $$(NB_FIO_CFLAGS) -c $$< -o $$@
+$(1)/blk-%.o: nullblk/blk.c $(NB_HDRS) $$(LIB_HDRS) | $(1)
+	$$(CC) $$(NB_CFLAGS) $(3) $$(call breed_cflags,$$*) -c $$< -o $$@
+$(1)/engine.o: nullblk/engine.c nullblk/nullblk.h $(NB_GEN)/breed-help.h \
+		$$(LIB_HDRS) $(NB_FIO)/config-host.h | $(1)
+	$$(CC) $$(NB_CFLAGS) $(3) -I$(NB_GEN) $$(NB_FIO_CFLAGS) -c $$< -o $$@
 $(2): $(1)/engine.o $(BREEDS:%=$(1)/blk-%.o) $$(LIB_PIC_OBJS)
 	$$(CC) -shared $(3) -pthread $$(LDFLAGS) -o $$@ $$^
 $(1):
