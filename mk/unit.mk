@@ -29,7 +29,7 @@
 # The expectations live in tests/lkdtm-table.h and tests/boundary.c.
 
 UNIT_DIR    := $(B)/tests
-UNIT_SUITES := lkdtm boundary kref
+UNIT_SUITES := lkdtm boundary kref report-api
 UNIT_HDRS   := $(wildcard tests/*.h) $(LIB_HDRS)
 
 UNIT_NEED := $(UNIT_DIR)/.need

@@ -48,7 +48,8 @@ static bool dec_not_one(refcount_t *r, const void *ip)
 		if (__refcount_unlikely(new > val)) {
 			/* Its own WARN_ONCE: no saturation, no store. */
 			__refcount_report(r, REFCOUNT_SUB_UAF,
-					  __REFCOUNT_MSG_UNDERFLOW, ip);
+					  __REFCOUNT_MSG_UNDERFLOW, ip,
+					  REFCOUNT_BREED_NAME);
 			return true;
 		}
 	} while (!__atomic_compare_exchange_n(&r->refs, (int *)&val, (int)new,

@@ -31,6 +31,7 @@ void __refcount_fast_error(refcount_t *r, enum refcount_saturation_type t,
 			      __REFCOUNT_MSG_X86_OVERFLOW;
 	else if (!(flags & __REFCOUNT_X86_SF))
 		msg = __REFCOUNT_MSG_X86_UNEXPECTED;
-	__refcount_report(r, t, msg, __builtin_return_address(0));
+	__refcount_report(r, t, msg, __builtin_return_address(0),
+			  REFCOUNT_BREED_NAME);
 }
 #endif /* REFCOUNT_HAVE_BREED_FAST */

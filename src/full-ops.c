@@ -45,7 +45,8 @@ static bool add_not_zero(int i, refcount_t *r, int *oldp, bool acquire,
 		if (__refcount_unlikely(val == UINT_MAX)) {
 			if (oldp)
 				*oldp = (int)val;
-			__refcount_report(r, t, __REFCOUNT_MSG_SILENT, ip);
+			__refcount_report(r, t, __REFCOUNT_MSG_SILENT, ip,
+					  REFCOUNT_BREED_NAME);
 			return true;
 		}
 		new = val + (unsigned int)i;
@@ -59,7 +60,8 @@ static bool add_not_zero(int i, refcount_t *r, int *oldp, bool acquire,
 	if (!val)
 		return false;
 	if (__refcount_unlikely(new == UINT_MAX))
-		__refcount_report(r, t, __REFCOUNT_MSG_SATURATED, ip);
+		__refcount_report(r, t, __REFCOUNT_MSG_SATURATED, ip,
+				  REFCOUNT_BREED_NAME);
 	return true;
 }
 
@@ -76,7 +78,8 @@ static bool inc_not_zero(refcount_t *r, int *oldp, bool acquire,
 		if (__refcount_unlikely(!new)) {
 			if (oldp)
 				*oldp = (int)val;
-			__refcount_report(r, t, __REFCOUNT_MSG_SILENT, ip);
+			__refcount_report(r, t, __REFCOUNT_MSG_SILENT, ip,
+					  REFCOUNT_BREED_NAME);
 			return true;
 		}
 	} while (!cas(r, &val, new,
@@ -87,7 +90,8 @@ static bool inc_not_zero(refcount_t *r, int *oldp, bool acquire,
 	if (!val)
 		return false;
 	if (__refcount_unlikely(new == UINT_MAX))
-		__refcount_report(r, t, __REFCOUNT_MSG_SATURATED, ip);
+		__refcount_report(r, t, __REFCOUNT_MSG_SATURATED, ip,
+				  REFCOUNT_BREED_NAME);
 	return true;
 }
 
@@ -104,14 +108,16 @@ static bool sub_and_test(int i, refcount_t *r, int *oldp,
 		if (__refcount_unlikely(val == UINT_MAX)) {
 			if (oldp)
 				*oldp = (int)val;
-			__refcount_report(r, t, __REFCOUNT_MSG_SILENT, ip);
+			__refcount_report(r, t, __REFCOUNT_MSG_SILENT, ip,
+					  REFCOUNT_BREED_NAME);
 			return false;
 		}
 		new = val - (unsigned int)i;
 		if (__refcount_unlikely(new > val)) {
 			if (oldp)
 				*oldp = (int)val;
-			__refcount_report(r, t, __REFCOUNT_MSG_UNDERFLOW, ip);
+			__refcount_report(r, t, __REFCOUNT_MSG_UNDERFLOW, ip,
+					  REFCOUNT_BREED_NAME);
 			return false;
 		}
 	} while (!cas(r, &val, new, __ATOMIC_RELEASE));
@@ -141,14 +147,14 @@ void __refcount_full_add(int i, refcount_t *r, int *oldp)
 {
 	if (!add_not_zero(i, r, oldp, false, REFCOUNT_ADD_OVF, CALLER))
 		__refcount_report(r, REFCOUNT_ADD_UAF, __REFCOUNT_MSG_ADD_ON_0,
-				  CALLER);
+				  CALLER, REFCOUNT_BREED_NAME);
 }
 
 void __refcount_full_inc(refcount_t *r, int *oldp)
 {
 	if (!inc_not_zero(r, oldp, false, REFCOUNT_ADD_OVF, CALLER))
 		__refcount_report(r, REFCOUNT_ADD_UAF, __REFCOUNT_MSG_INC_ON_0,
-				  CALLER);
+				  CALLER, REFCOUNT_BREED_NAME);
 }
 
 bool __refcount_full_sub_and_test(int i, refcount_t *r, int *oldp)
@@ -161,5 +167,6 @@ void __refcount_full_dec(refcount_t *r, int *oldp)
 {
 	if (sub_and_test(1, r, oldp, REFCOUNT_DEC_LEAK, CALLER))
 		__refcount_report(r, REFCOUNT_DEC_LEAK,
-				  __REFCOUNT_MSG_DEC_HIT_0, CALLER);
+				  __REFCOUNT_MSG_DEC_HIT_0, CALLER,
+				  REFCOUNT_BREED_NAME);
 }

@@ -9,6 +9,9 @@
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <elf.h>
+#include <link.h>
+#include <stdint.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdatomic.h>
@@ -23,6 +26,7 @@
 
 static atomic_ulong report_counts[REFCOUNT_NR_SATURATION_TYPES];
 static _Atomic(refcount_report_fn) report_handler = refcount_report_default;
+static _Atomic(refcount_report_ex_fn) report_handler_ex;
 static atomic_bool warned_once[REFCOUNT_NR_SATURATION_TYPES]
 			      [__REFCOUNT_NR_MSGS];
 
@@ -30,6 +34,7 @@ static atomic_bool warned_once[REFCOUNT_NR_SATURATION_TYPES]
 struct report_ctx {
 	enum __refcount_msg msg;
 	const void *ip;
+	const char *breed;
 };
 static _Thread_local const struct report_ctx *current_report;
 
@@ -46,6 +51,14 @@ static const char *const msg_text[__REFCOUNT_NR_MSGS] = {
 	[__REFCOUNT_MSG_X86_OVERFLOW] = "overflow",
 	[__REFCOUNT_MSG_X86_HIT_ZERO] = "hit zero",
 	[__REFCOUNT_MSG_X86_UNEXPECTED] = "unexpected saturation",
+};
+
+static const char *const type_names[REFCOUNT_NR_SATURATION_TYPES] = {
+	[REFCOUNT_ADD_NOT_ZERO_OVF] = "ADD_NOT_ZERO_OVF",
+	[REFCOUNT_ADD_OVF] = "ADD_OVF",
+	[REFCOUNT_ADD_UAF] = "ADD_UAF",
+	[REFCOUNT_SUB_UAF] = "SUB_UAF",
+	[REFCOUNT_DEC_LEAK] = "DEC_LEAK",
 };
 
 /* The saturating breed's message for each type (lib/refcount.c, v5.5+). */
@@ -83,25 +96,92 @@ refcount_report_fn refcount_set_report_handler(refcount_report_fn fn)
 			       fn ? fn : refcount_report_default);
 }
 
-/* "sym+0x1c/0x40"-style caller text where the dynamic symbol table has it. */
-static void format_ip(char *buf, size_t len, const void *ip)
+/*
+ * The module a code address is in, and its offset there as addr2line wants
+ * it: from the load address for a shared object or a PIE, the address
+ * itself for a fixed-address executable.  @ip is a return address; the
+ * offset is that of the call instruction's last byte (ip - 1), which
+ * addr2line maps to the line of the call, as the kernel's %pB does.
+ */
+static int format_ip(char *buf, size_t len, const void *ip)
 {
+	const ElfW(Ehdr) * ehdr;
+	uintptr_t at = (uintptr_t)ip - 1, base;
+	const char *mod;
 	Dl_info info;
 
-	if (ip && dladdr(ip, &info) && info.dli_sname)
-		snprintf(buf, len, "%s+%#lx", info.dli_sname,
-			 (unsigned long)((const char *)ip -
-					 (const char *)info.dli_saddr));
-	else
-		snprintf(buf, len, "%p", ip);
+	if (!ip || !dladdr(ip, &info) || !info.dli_fbase)
+		return snprintf(buf, len, "%p", ip);
+	ehdr = (const ElfW(Ehdr) *)info.dli_fbase;
+	base = ehdr->e_type == ET_EXEC ? 0 : (uintptr_t)info.dli_fbase;
+	mod = info.dli_fname && *info.dli_fname ? info.dli_fname :
+						  program_invocation_name;
+	if (info.dli_sname)
+		return snprintf(buf, len, "%s+%#lx (%s+%#lx)", info.dli_sname,
+				(unsigned long)((uintptr_t)ip -
+						(uintptr_t)info.dli_saddr),
+				mod, (unsigned long)(at - base));
+	return snprintf(buf, len, "%s+%#lx", mod, (unsigned long)(at - base));
+}
+
+int refcount_report_format(const struct refcount_report *rep, char *buf,
+			   size_t len)
+{
+	char where[4096];
+
+	if (!rep->message) {
+		if (len)
+			*buf = '\0';
+		return 0;
+	}
+	format_ip(where, sizeof(where), rep->caller);
+	/* The 2017 x86 handler's words are not "refcount_t: ..." lines. */
+	if (strncmp(rep->message, "refcount_t: ", 12))
+		return snprintf(buf, len,
+				"refcount_t %s at %s in %s[%d], uid/euid: "
+				"%u/%u (refcount_t %p)",
+				rep->message, where,
+				program_invocation_short_name, (int)getpid(),
+				(unsigned int)getuid(), (unsigned int)geteuid(),
+				(void *)rep->counter);
+	return snprintf(buf, len, "%s (refcount_t %p, caller %s, %s[%d])",
+			rep->message, (void *)rep->counter, where,
+			program_invocation_short_name, (int)getpid());
+}
+
+/*
+ * REFCOUNT_ABORT: 1 to abort, 0 not to, -1 for a value that is neither
+ * (reported once, then treated as 0).
+ */
+static int abort_wanted(void)
+{
+	static const char *const yes[] = { "1", "y", "yes", "true", "on" };
+	static const char *const no[] = { "", "0", "n", "no", "false", "off" };
+	static atomic_bool complained;
+	const char *v = getenv("REFCOUNT_ABORT");
+
+	if (!v)
+		return 0;
+	for (unsigned int i = 0; i < sizeof(yes) / sizeof(yes[0]); i++)
+		if (!strcasecmp(v, yes[i]))
+			return 1;
+	for (unsigned int i = 0; i < sizeof(no) / sizeof(no[0]); i++)
+		if (!strcasecmp(v, no[i]))
+			return 0;
+	if (!atomic_exchange(&complained, true))
+		fprintf(stderr,
+			"librefcount: REFCOUNT_ABORT='%s' is not a boolean "
+			"(1/yes/true/on or 0/no/false/off): not aborting\n",
+			v);
+	return -1;
 }
 
 void refcount_report_default(refcount_t *r, enum refcount_saturation_type t)
 {
 	const struct report_ctx *ctx = current_report;
 	enum __refcount_msg msg = ctx ? ctx->msg : modern_msg(t);
-	const char *abort_env;
-	char where[160];
+	struct refcount_report rep;
+	char line[4096 + 256];
 
 	if (msg == __REFCOUNT_MSG_SILENT)
 		return;
@@ -115,36 +195,82 @@ void refcount_report_default(refcount_t *r, enum refcount_saturation_type t)
 	if (atomic_exchange(&warned_once[t][msg], true))
 		return;
 
-	format_ip(where, sizeof(where), ctx ? ctx->ip : NULL);
-	if (msg >= __REFCOUNT_MSG_X86_OVERFLOW)
-		fprintf(stderr,
-			"refcount_t %s at %s in %s[%d], uid/euid: %u/%u "
-			"(refcount_t %p)\n",
-			msg_text[msg], where, program_invocation_short_name,
-			(int)getpid(), (unsigned int)getuid(),
-			(unsigned int)geteuid(), (void *)r);
-	else
-		fprintf(stderr, "%s (refcount_t %p, caller %s, %s[%d])\n",
-			msg_text[msg], (void *)r, where,
-			program_invocation_short_name, (int)getpid());
+	rep.counter = r;
+	rep.type = t;
+	rep.message = msg_text[msg];
+	rep.breed = ctx ? ctx->breed : "saturating";
+	rep.caller = ctx ? ctx->ip : NULL;
+	refcount_report_format(&rep, line, sizeof(line));
+	fprintf(stderr, "%s\n", line);
 
-	abort_env = getenv("REFCOUNT_ABORT");
-	if (abort_env && !strcmp(abort_env, "1")) {
-		fprintf(stderr, "librefcount: REFCOUNT_ABORT=1: aborting\n");
+	if (abort_wanted() == 1) {
+		fprintf(stderr, "librefcount: REFCOUNT_ABORT=%s: aborting\n",
+			getenv("REFCOUNT_ABORT"));
 		abort();
 	}
 }
 
-void __refcount_report(refcount_t *r, enum refcount_saturation_type t,
-		       enum __refcount_msg msg, const void *ip)
+refcount_report_ex_fn refcount_set_report_handler_ex(refcount_report_ex_fn fn)
 {
-	const struct report_ctx ctx = { .msg = msg, .ip = ip };
+	return atomic_exchange(&report_handler_ex, fn);
+}
+
+void refcount_report_reset(void)
+{
+	for (int t = 0; t < REFCOUNT_NR_SATURATION_TYPES; t++) {
+		atomic_store_explicit(&report_counts[t], 0,
+				      memory_order_relaxed);
+		for (int m = 0; m < __REFCOUNT_NR_MSGS; m++)
+			atomic_store_explicit(&warned_once[t][m], false,
+					      memory_order_relaxed);
+	}
+}
+
+/* REFCOUNT_REPORT=summary: one line of counts on stderr at exit. */
+__attribute__((destructor)) static void report_summary(void)
+{
+	const char *v = getenv("REFCOUNT_REPORT");
+
+	if (!v || strcmp(v, "summary"))
+		return;
+	fprintf(stderr,
+		"librefcount: %s[%d] reports:", program_invocation_short_name,
+		(int)getpid());
+	for (int t = 0; t < REFCOUNT_NR_SATURATION_TYPES; t++)
+		fprintf(stderr, " %s %lu", type_names[t],
+			refcount_report_count(
+				(enum refcount_saturation_type)t));
+	fputc('\n', stderr);
+}
+
+void __refcount_report(refcount_t *r, enum refcount_saturation_type t,
+		       enum __refcount_msg msg, const void *ip,
+		       const char *breed)
+{
+	const struct report_ctx ctx = { .msg = msg, .ip = ip, .breed = breed };
 	const struct report_ctx *outer = current_report;
+	refcount_report_ex_fn ex;
 	refcount_report_fn fn;
 
 	if (valid_type(t))
 		atomic_fetch_add_explicit(&report_counts[t], 1,
 					  memory_order_relaxed);
+	ex = atomic_load_explicit(&report_handler_ex, memory_order_acquire);
+	if (ex) {
+		const struct refcount_report rep = {
+			.counter = r,
+			.type = t,
+			.message = msg == __REFCOUNT_MSG_SILENT ||
+						   msg >= __REFCOUNT_NR_MSGS ?
+					   NULL :
+					   msg_text[msg],
+			.breed = breed,
+			.caller = ip,
+		};
+
+		ex(&rep);
+		return;
+	}
 	fn = atomic_load_explicit(&report_handler, memory_order_acquire);
 	current_report = &ctx;
 	fn(r, t);
@@ -156,5 +282,6 @@ void refcount_warn_saturate(refcount_t *r, enum refcount_saturation_type t)
 	__atomic_store_n(&r->refs,
 			 __REFCOUNT_ROW_saturating(__REFCOUNT_F_SATURATED),
 			 __ATOMIC_RELAXED);
-	__refcount_report(r, t, modern_msg(t), __builtin_return_address(0));
+	__refcount_report(r, t, modern_msg(t), __builtin_return_address(0),
+			  __REFCOUNT_ROW_saturating(__REFCOUNT_F_NAME));
 }

@@ -110,6 +110,12 @@ check-strict: lib | $(UNIT_NEED)
 	sh tests/strict.sh $(TB)/stage-strict "$(BREED_ROWS)"
 CHECK_TARGETS += check-strict
 
+# Reports name the user's call site at every -O level (tests/caller.sh).
+.PHONY: check-caller
+check-caller: $(B)/librefcount.a | $(UNIT_NEED)
+	sh tests/caller.sh $(B) "$(BREED_ROWS)"
+CHECK_TARGETS += check-caller
+
 # The installed copy, used from outside the tree through pkg-config.
 T_STAGE := $(TB)/stage
 check-install: lib | $(UNIT_NEED)

@@ -60,7 +60,7 @@ struct kref {
  *
  * Follows include/linux/kref.h kref_init().
  */
-static inline void kref_init(struct kref *kref)
+static __refcount_inline void kref_init(struct kref *kref)
 {
 	refcount_set(&kref->refcount, 1);
 }
@@ -82,7 +82,7 @@ static inline void kref_init(struct kref *kref)
  *
  * Follows include/linux/kref.h kref_read().
  */
-static inline unsigned int kref_read(const struct kref *kref)
+static __refcount_inline unsigned int kref_read(const struct kref *kref)
 {
 	return refcount_read(&kref->refcount);
 }
@@ -104,7 +104,7 @@ static inline unsigned int kref_read(const struct kref *kref)
  *
  * Follows include/linux/kref.h kref_get().
  */
-static inline void kref_get(struct kref *kref)
+static __refcount_inline void kref_get(struct kref *kref)
 {
 	refcount_inc(&kref->refcount);
 }
@@ -133,7 +133,8 @@ static inline void kref_get(struct kref *kref)
  *
  * Follows include/linux/kref.h kref_put().
  */
-static inline int kref_put(struct kref *kref, void (*release)(struct kref *))
+static __refcount_inline int kref_put(struct kref *kref,
+				      void (*release)(struct kref *))
 {
 	if (refcount_dec_and_test(&kref->refcount)) {
 		release(kref);
@@ -164,9 +165,9 @@ static inline int kref_put(struct kref *kref, void (*release)(struct kref *))
  *
  * Follows include/linux/kref.h kref_put_mutex().
  */
-static inline int kref_put_mutex(struct kref *kref,
-				 void (*release)(struct kref *),
-				 pthread_mutex_t *lock)
+static __refcount_inline int kref_put_mutex(struct kref *kref,
+					    void (*release)(struct kref *),
+					    pthread_mutex_t *lock)
 {
 	if (refcount_dec_and_mutex_lock(&kref->refcount, lock)) {
 		release(kref);
@@ -195,9 +196,9 @@ static inline int kref_put_mutex(struct kref *kref,
  *
  * Follows include/linux/kref.h kref_put_lock().
  */
-static inline int kref_put_lock(struct kref *kref,
-				void (*release)(struct kref *),
-				pthread_spinlock_t *lock)
+static __refcount_inline int kref_put_lock(struct kref *kref,
+					   void (*release)(struct kref *),
+					   pthread_spinlock_t *lock)
 {
 	if (refcount_dec_and_lock(&kref->refcount, lock)) {
 		release(kref);
@@ -226,7 +227,8 @@ static inline int kref_put_lock(struct kref *kref,
  *
  * Follows include/linux/kref.h kref_get_unless_zero().
  */
-static inline __refcount_must_check int kref_get_unless_zero(struct kref *kref)
+static __refcount_inline __refcount_must_check int
+kref_get_unless_zero(struct kref *kref)
 {
 	return refcount_inc_not_zero(&kref->refcount);
 }

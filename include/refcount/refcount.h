@@ -237,13 +237,13 @@ __REFCOUNT_BEGIN_DECLS
 	__REFCOUNT_PASTE(__refcount_, __REFCOUNT_BREED_TOKEN, _##op)
 
 #ifndef __REFCOUNT_HAVE_INC_NOT_ZERO
-static inline __refcount_must_check bool __refcount_inc_not_zero(refcount_t *r,
-								 int *oldp)
+static __refcount_inline __refcount_must_check bool
+__refcount_inc_not_zero(refcount_t *r, int *oldp)
 {
 	return __refcount_add_not_zero(1, r, oldp);
 }
 
-static inline __refcount_must_check bool
+static __refcount_inline __refcount_must_check bool
 __refcount_inc_not_zero_acquire(refcount_t *r, int *oldp)
 {
 	return __refcount_add_not_zero_acquire(1, r, oldp);
@@ -251,15 +251,15 @@ __refcount_inc_not_zero_acquire(refcount_t *r, int *oldp)
 #endif
 
 #ifndef __REFCOUNT_HAVE_INC
-static inline void __refcount_inc(refcount_t *r, int *oldp)
+static __refcount_inline void __refcount_inc(refcount_t *r, int *oldp)
 {
 	__refcount_add(1, r, oldp);
 }
 #endif
 
 #ifndef __REFCOUNT_HAVE_DEC_AND_TEST
-static inline __refcount_must_check bool __refcount_dec_and_test(refcount_t *r,
-								 int *oldp)
+static __refcount_inline __refcount_must_check bool
+__refcount_dec_and_test(refcount_t *r, int *oldp)
 {
 	return __refcount_sub_and_test(1, r, oldp);
 }
@@ -286,7 +286,7 @@ static inline __refcount_must_check bool __refcount_dec_and_test(refcount_t *r,
  * Follows include/linux/refcount.h refcount_set() (@n is int from v5.5,
  * unsigned int before).
  */
-static inline void refcount_set(refcount_t *r, int n)
+static __refcount_inline void refcount_set(refcount_t *r, int n)
 {
 	__atomic_store_n(&r->refs, n, __ATOMIC_RELAXED);
 }
@@ -316,7 +316,7 @@ static inline void refcount_set(refcount_t *r, int n)
  * Follows include/linux/refcount.h refcount_set_release(), added in 2025
  * (Suren Baghdasaryan, for SLAB_TYPESAFE_BY_RCU objects).
  */
-static inline void refcount_set_release(refcount_t *r, int n)
+static __refcount_inline void refcount_set_release(refcount_t *r, int n)
 {
 	__atomic_store_n(&r->refs, n, __ATOMIC_RELEASE);
 }
@@ -344,7 +344,7 @@ static inline void refcount_set_release(refcount_t *r, int n)
  * Follows include/linux/refcount.h refcount_read() (still unsigned int
  * today).
  */
-static inline unsigned int refcount_read(const refcount_t *r)
+static __refcount_inline unsigned int refcount_read(const refcount_t *r)
 {
 	return (unsigned int)__atomic_load_n(&r->refs, __ATOMIC_RELAXED);
 }
@@ -382,8 +382,8 @@ static inline unsigned int refcount_read(const refcount_t *r)
  * unsigned int before); before v5.5 lib/refcount.c (full),
  * arch/x86/include/asm/refcount.h (fast) and atomic_add_unless() (atomic).
  */
-static inline __refcount_must_check bool refcount_add_not_zero(int i,
-							       refcount_t *r)
+static __refcount_inline __refcount_must_check bool
+refcount_add_not_zero(int i, refcount_t *r)
 {
 	return __refcount_add_not_zero(i, r, NULL);
 }
@@ -417,7 +417,8 @@ static inline __refcount_must_check bool refcount_add_not_zero(int i,
  * v5.5 lib/refcount.c (full), arch/x86/include/asm/refcount.h (fast) and
  * atomic_add_unless(@r, 1, 0) (atomic).
  */
-static inline __refcount_must_check bool refcount_inc_not_zero(refcount_t *r)
+static __refcount_inline __refcount_must_check bool
+refcount_inc_not_zero(refcount_t *r)
 {
 	return __refcount_inc_not_zero(r, NULL);
 }
@@ -457,7 +458,7 @@ static inline __refcount_must_check bool refcount_inc_not_zero(refcount_t *r)
  * 2025 (Suren Baghdasaryan): in the saturating breed the kernel's
  * __refcount_add_not_zero_limited_acquire() with the limit INT_MAX.
  */
-static inline __refcount_must_check bool
+static __refcount_inline __refcount_must_check bool
 refcount_add_not_zero_acquire(int i, refcount_t *r)
 {
 	return __refcount_add_not_zero_acquire(i, r, NULL);
@@ -485,7 +486,7 @@ refcount_add_not_zero_acquire(int i, refcount_t *r)
  * Follows include/linux/refcount.h refcount_inc_not_zero_acquire(), added in
  * 2025 (Suren Baghdasaryan).
  */
-static inline __refcount_must_check bool
+static __refcount_inline __refcount_must_check bool
 refcount_inc_not_zero_acquire(refcount_t *r)
 {
 	return __refcount_inc_not_zero_acquire(r, NULL);
@@ -514,7 +515,7 @@ refcount_inc_not_zero_acquire(refcount_t *r)
  * int before); before v5.5 lib/refcount.c (full),
  * arch/x86/include/asm/refcount.h (fast) and atomic_add() (atomic).
  */
-static inline void refcount_add(int i, refcount_t *r)
+static __refcount_inline void refcount_add(int i, refcount_t *r)
 {
 	__refcount_add(i, r, NULL);
 }
@@ -538,7 +539,7 @@ static inline void refcount_add(int i, refcount_t *r)
  * lib/refcount.c (full), arch/x86/include/asm/refcount.h (fast) and
  * atomic_inc() (atomic).
  */
-static inline void refcount_inc(refcount_t *r)
+static __refcount_inline void refcount_inc(refcount_t *r)
 {
 	__refcount_inc(r, NULL);
 }
@@ -578,8 +579,8 @@ static inline void refcount_inc(refcount_t *r)
  * v5.5 lib/refcount.c (full, ACQUIRE from v5.1, commit 47b8f3ab9c49),
  * arch/x86/include/asm/refcount.h (fast) and atomic_sub_and_test() (atomic).
  */
-static inline __refcount_must_check bool refcount_sub_and_test(int i,
-							       refcount_t *r)
+static __refcount_inline __refcount_must_check bool
+refcount_sub_and_test(int i, refcount_t *r)
 {
 	return __refcount_sub_and_test(i, r, NULL);
 }
@@ -612,7 +613,8 @@ static inline __refcount_must_check bool refcount_sub_and_test(int i,
  * v5.5 lib/refcount.c (full, ACQUIRE from v5.1, commit 47b8f3ab9c49),
  * arch/x86/include/asm/refcount.h (fast) and atomic_dec_and_test() (atomic).
  */
-static inline __refcount_must_check bool refcount_dec_and_test(refcount_t *r)
+static __refcount_inline __refcount_must_check bool
+refcount_dec_and_test(refcount_t *r)
 {
 	return __refcount_dec_and_test(r, NULL);
 }
@@ -641,7 +643,7 @@ static inline __refcount_must_check bool refcount_dec_and_test(refcount_t *r)
  * lib/refcount.c (full), arch/x86/include/asm/refcount.h (fast) and
  * atomic_dec() (atomic).
  */
-static inline void refcount_dec(refcount_t *r)
+static __refcount_inline void refcount_dec(refcount_t *r)
 {
 	__refcount_dec(r, NULL);
 }
@@ -676,7 +678,8 @@ bool __REFCOUNT_SYM(dec_and_lock)(refcount_t *r, pthread_spinlock_t *lock);
  *
  * Follows lib/refcount.c refcount_dec_if_one() (identical in every breed).
  */
-static inline __refcount_must_check bool refcount_dec_if_one(refcount_t *r)
+static __refcount_inline __refcount_must_check bool
+refcount_dec_if_one(refcount_t *r)
 {
 	return __REFCOUNT_SYM(dec_if_one)(r);
 }
@@ -713,7 +716,8 @@ static inline __refcount_must_check bool refcount_dec_if_one(refcount_t *r)
  * v5.5 (atomic, fast, full), its REFCOUNT_SATURATED test from v5.5
  * (saturating).
  */
-static inline __refcount_must_check bool refcount_dec_not_one(refcount_t *r)
+static __refcount_inline __refcount_must_check bool
+refcount_dec_not_one(refcount_t *r)
 {
 	return __REFCOUNT_SYM(dec_not_one)(r);
 }
@@ -746,7 +750,7 @@ static inline __refcount_must_check bool refcount_dec_not_one(refcount_t *r)
  * Follows lib/refcount.c refcount_dec_and_mutex_lock() (out of line and the
  * same in every kernel breed).
  */
-static inline __refcount_must_check bool
+static __refcount_inline __refcount_must_check bool
 refcount_dec_and_mutex_lock(refcount_t *r, pthread_mutex_t *lock)
 {
 	return __REFCOUNT_SYM(dec_and_mutex_lock)(r, lock);
@@ -776,7 +780,7 @@ refcount_dec_and_mutex_lock(refcount_t *r, pthread_mutex_t *lock)
  * Follows lib/refcount.c refcount_dec_and_lock() (out of line and the same
  * in every kernel breed).
  */
-static inline __refcount_must_check bool
+static __refcount_inline __refcount_must_check bool
 refcount_dec_and_lock(refcount_t *r, pthread_spinlock_t *lock)
 {
 	return __REFCOUNT_SYM(dec_and_lock)(r, lock);

@@ -80,6 +80,94 @@ typedef void (*refcount_report_fn)(refcount_t *r,
 				   enum refcount_saturation_type t);
 
 /**
+ * struct refcount_report - what a report handler of the richer form is told
+ * @counter: the misused counter (its value is already final)
+ * @type: what was detected
+ * @message: what the default handler prints for it: the kernel's words, e.g.
+ *	"refcount_t: saturated; leaking memory.", or, for the fast breed, its
+ *	2017 "overflow" / "hit zero" / "unexpected saturation"; NULL for a
+ *	silent report (one the 2017 kernel did not print)
+ * @breed: the breed whose check caught it: "saturating", "full", "fast" or
+ *	"atomic" (REFCOUNT_BREED_NAME of the code that misused the counter)
+ * @caller: the return address in the code that misused the counter: the
+ *	user's call site, or a lock helper's caller
+ *
+ * No kernel counterpart.  Valid only during the handler call.
+ */
+struct refcount_report {
+	refcount_t *counter;
+	enum refcount_saturation_type type;
+	const char *message;
+	const char *breed;
+	const void *caller;
+};
+
+/**
+ * typedef refcount_report_ex_fn - a report handler of the richer form
+ * @rep: the report; valid only during the call
+ *
+ * As refcount_report_fn, with the message, the breed and the caller that
+ * the default handler prints.
+ *
+ * Context: as refcount_report_fn.  This library's addition.
+ */
+typedef void (*refcount_report_ex_fn)(const struct refcount_report *rep);
+
+/**
+ * refcount_set_report_handler_ex() - install a report handler of the richer form
+ * @fn: the new handler, or NULL to remove it
+ *
+ * While one is installed, reports go to it instead of to the handler of
+ * refcount_set_report_handler() (which stays installed, and is called again
+ * once this one is removed).  The counts move either way.
+ *
+ * Memory ordering: a sequentially consistent exchange, as
+ * refcount_set_report_handler().
+ *
+ * Context: any thread.
+ *
+ * Return: the previous handler of this form, or NULL.
+ *
+ * This library's addition.
+ */
+refcount_report_ex_fn refcount_set_report_handler_ex(refcount_report_ex_fn fn);
+
+/**
+ * refcount_report_format() - the line the default handler prints for a report
+ * @rep: the report
+ * @buf: where to write it, NUL-terminated, without a newline
+ * @len: the size of @buf in bytes (160 is always enough but for long
+ *	program and module names, which are cut)
+ *
+ * For a handler of the richer form that logs reports itself.  The caller
+ * appears as "symbol+0xoff (module+0xoff)": `addr2line -i -e module 0xoff`
+ * names the line of the call (the offset is that of the call instruction),
+ * for executables and shared objects, PIE or not.
+ *
+ * Context: any thread; not async-signal-safe.
+ *
+ * Return: what snprintf() returns: the length of the whole line.  An empty
+ * line for a silent report.
+ *
+ * This library's addition.
+ */
+int refcount_report_format(const struct refcount_report *rep, char *buf,
+			   size_t len);
+
+/**
+ * refcount_report_reset() - forget every report so far, for test suites
+ *
+ * Sets every refcount_report_count() back to 0, and lets the default handler
+ * print each message once more.
+ *
+ * Memory ordering: relaxed stores.  Context: any thread, but reports racing
+ * with it may or may not be counted.
+ *
+ * This library's addition.
+ */
+void refcount_report_reset(void);
+
+/**
  * refcount_report_count() - how many violations of one type were detected
  * @t: the type to read, 0 to REFCOUNT_NR_SATURATION_TYPES - 1
  *
@@ -90,8 +178,8 @@ typedef void (*refcount_report_fn)(refcount_t *r,
  * Context: any thread.
  *
  * Return: the number of violations of type @t detected since the process
- * started, by every breed, every thread and every counter.  Counts only grow.
- * An out-of-range @t returns 0.
+ * started (or since the last refcount_report_reset()), by every breed, every
+ * thread and every counter.  An out-of-range @t returns 0.
  *
  * Misuse: none.  The atomic breed detects nothing, so it never adds to the
  * count (except in refcount_dec_not_one(), which was checked in every 2017
@@ -126,8 +214,9 @@ refcount_report_fn refcount_set_report_handler(refcount_report_fn fn);
  *
  * Similar to the kernel's WARN_ONCE in refcount_warn_saturate(): prints the
  * kernel's warning for this violation to stderr the first time it is seen,
- * followed by the counter's address, the caller (symbol+offset where the
- * dynamic symbol table has it) and program[pid]:
+ * followed by the counter's address, the caller (as refcount_report_format()
+ * writes it: symbol+offset where the dynamic symbol table has it, and
+ * module+offset for addr2line) and program[pid]:
  * "refcount_t: saturated; leaking memory." for the saturating breed, the
  * 2017 wording (e.g. "refcount_t: increment on 0; use-after-free.") for the
  * full breed, and the 2017 x86 handler's "refcount_t overflow at ..." lines
@@ -136,8 +225,10 @@ refcount_report_fn refcount_set_report_handler(refcount_report_fn fn);
  * saturated one), it prints nothing.  Each (type, message) pair prints once
  * per process, as WARN_ONCE does.
  *
- * If REFCOUNT_ABORT=1 (exactly "1") is set in the environment, it calls
- * abort() after printing, like the kernel's panic_on_warn.  Like
+ * If REFCOUNT_ABORT is set to a true value in the environment (1, y, yes,
+ * true or on, in any case), it calls abort() after printing, like the
+ * kernel's panic_on_warn; a false value (0, n, no, false, off, or empty)
+ * does not, and any other value is reported once on stderr and ignored.  Like
  * panic_on_warn it only fires on a report that prints: the silent cases
  * above are counted but do not abort.  To stop on every detected misuse,
  * install a handler that aborts.
@@ -194,9 +285,13 @@ enum __refcount_msg {
 	__REFCOUNT_NR_MSGS
 };
 
-/* Internal: count and hand one violation to the handler (cold). */
+/*
+ * Internal: count and hand one violation to the handler (cold).  @breed is
+ * the REFCOUNT_BREED_NAME of the check that caught it.
+ */
 void __refcount_report(refcount_t *r, enum refcount_saturation_type t,
-		       enum __refcount_msg msg, const void *ip) __refcount_cold;
+		       enum __refcount_msg msg, const void *ip,
+		       const char *breed) __refcount_cold;
 
 __REFCOUNT_END_DECLS
 

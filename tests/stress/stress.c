@@ -35,6 +35,7 @@
  * 2^16 operations: the control that shows the checks can fail.
  */
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

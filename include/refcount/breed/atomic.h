@@ -30,7 +30,7 @@
 #endif
 
 /* atomic_add_unless(v, i, 0), fully ordered on success. */
-static inline __refcount_must_check bool
+static __refcount_inline __refcount_must_check bool
 __refcount_add_not_zero(int i, refcount_t *r, int *oldp)
 {
 	int old = __refcount_add_unless_zero(&r->refs, i, __ATOMIC_SEQ_CST);
@@ -40,13 +40,13 @@ __refcount_add_not_zero(int i, refcount_t *r, int *oldp)
 	return old;
 }
 
-static inline __refcount_must_check bool
+static __refcount_inline __refcount_must_check bool
 __refcount_add_not_zero_acquire(int i, refcount_t *r, int *oldp)
 {
 	return __refcount_add_not_zero(i, r, oldp);
 }
 
-static inline void __refcount_add(int i, refcount_t *r, int *oldp)
+static __refcount_inline void __refcount_add(int i, refcount_t *r, int *oldp)
 {
 	int old = __atomic_fetch_add(&r->refs, i, __ATOMIC_RELAXED);
 
@@ -54,7 +54,7 @@ static inline void __refcount_add(int i, refcount_t *r, int *oldp)
 		*oldp = old;
 }
 
-static inline __refcount_must_check bool
+static __refcount_inline __refcount_must_check bool
 __refcount_sub_and_test(int i, refcount_t *r, int *oldp)
 {
 	int old = __atomic_fetch_sub(&r->refs, i, __ATOMIC_SEQ_CST);
@@ -64,7 +64,7 @@ __refcount_sub_and_test(int i, refcount_t *r, int *oldp)
 	return old == i;
 }
 
-static inline void __refcount_dec(refcount_t *r, int *oldp)
+static __refcount_inline void __refcount_dec(refcount_t *r, int *oldp)
 {
 	int old = __atomic_fetch_sub(&r->refs, 1, __ATOMIC_RELEASE);
 

@@ -90,7 +90,7 @@ static __refcount_always_inline unsigned int __refcount_fast_sub_flags(int old,
 /* The __refcount_*() forms below are documented in <refcount/refcount.h>. */
 
 /* The 2017 C cmpxchg loop, fully ordered (atomic_try_cmpxchg). */
-static inline __refcount_must_check bool
+static __refcount_inline __refcount_must_check bool
 __refcount_add_not_zero(int i, refcount_t *r, int *oldp)
 {
 	int c = __atomic_load_n(&r->refs, __ATOMIC_RELAXED);
@@ -116,7 +116,7 @@ __refcount_add_not_zero(int i, refcount_t *r, int *oldp)
 	return c != 0;
 }
 
-static inline __refcount_must_check bool
+static __refcount_inline __refcount_must_check bool
 __refcount_add_not_zero_acquire(int i, refcount_t *r, int *oldp)
 {
 	return __refcount_add_not_zero(i, r, oldp);

@@ -42,49 +42,49 @@ void __refcount_full_dec(refcount_t *r, int *oldp);
 
 /* The __refcount_*() forms below are documented in <refcount/refcount.h>. */
 
-static inline __refcount_must_check bool
+static __refcount_inline __refcount_must_check bool
 __refcount_add_not_zero(int i, refcount_t *r, int *oldp)
 {
 	return __refcount_full_add_not_zero(i, r, oldp, false);
 }
 
-static inline __refcount_must_check bool
+static __refcount_inline __refcount_must_check bool
 __refcount_add_not_zero_acquire(int i, refcount_t *r, int *oldp)
 {
 	return __refcount_full_add_not_zero(i, r, oldp, true);
 }
 
 #define __REFCOUNT_HAVE_INC_NOT_ZERO 1
-static inline __refcount_must_check bool __refcount_inc_not_zero(refcount_t *r,
-								 int *oldp)
+static __refcount_inline __refcount_must_check bool
+__refcount_inc_not_zero(refcount_t *r, int *oldp)
 {
 	return __refcount_full_inc_not_zero(r, oldp, false);
 }
 
-static inline __refcount_must_check bool
+static __refcount_inline __refcount_must_check bool
 __refcount_inc_not_zero_acquire(refcount_t *r, int *oldp)
 {
 	return __refcount_full_inc_not_zero(r, oldp, true);
 }
 
-static inline void __refcount_add(int i, refcount_t *r, int *oldp)
+static __refcount_inline void __refcount_add(int i, refcount_t *r, int *oldp)
 {
 	__refcount_full_add(i, r, oldp);
 }
 
 #define __REFCOUNT_HAVE_INC 1
-static inline void __refcount_inc(refcount_t *r, int *oldp)
+static __refcount_inline void __refcount_inc(refcount_t *r, int *oldp)
 {
 	__refcount_full_inc(r, oldp);
 }
 
-static inline __refcount_must_check bool
+static __refcount_inline __refcount_must_check bool
 __refcount_sub_and_test(int i, refcount_t *r, int *oldp)
 {
 	return __refcount_full_sub_and_test(i, r, oldp);
 }
 
-static inline void __refcount_dec(refcount_t *r, int *oldp)
+static __refcount_inline void __refcount_dec(refcount_t *r, int *oldp)
 {
 	__refcount_full_dec(r, oldp);
 }

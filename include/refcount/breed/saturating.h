@@ -41,7 +41,7 @@
  *
  * Misuse: a result that overflows saturates and reports ADD_NOT_ZERO_OVF.
  */
-static inline __refcount_must_check bool
+static __refcount_inline __refcount_must_check bool
 __refcount_add_not_zero_limited_acquire(int i, refcount_t *r, int *oldp,
 					int limit)
 {
@@ -75,7 +75,7 @@ __refcount_add_not_zero_limited_acquire(int i, refcount_t *r, int *oldp,
  * __refcount_add_not_zero_limited_acquire() with @i = 1.  Saturating breed
  * only.  Return: as there.
  */
-static inline __refcount_must_check bool
+static __refcount_inline __refcount_must_check bool
 __refcount_inc_not_zero_limited_acquire(refcount_t *r, int *oldp, int limit)
 {
 	return __refcount_add_not_zero_limited_acquire(1, r, oldp, limit);
@@ -83,7 +83,7 @@ __refcount_inc_not_zero_limited_acquire(refcount_t *r, int *oldp, int limit)
 
 /* The __refcount_*() forms below are documented in <refcount/refcount.h>. */
 
-static inline __refcount_must_check bool
+static __refcount_inline __refcount_must_check bool
 __refcount_add_not_zero(int i, refcount_t *r, int *oldp)
 {
 	int old = __refcount_add_unless_zero(&r->refs, i, __ATOMIC_RELAXED);
@@ -95,13 +95,13 @@ __refcount_add_not_zero(int i, refcount_t *r, int *oldp)
 	return old;
 }
 
-static inline __refcount_must_check bool
+static __refcount_inline __refcount_must_check bool
 __refcount_add_not_zero_acquire(int i, refcount_t *r, int *oldp)
 {
 	return __refcount_add_not_zero_limited_acquire(i, r, oldp, INT_MAX);
 }
 
-static inline void __refcount_add(int i, refcount_t *r, int *oldp)
+static __refcount_inline void __refcount_add(int i, refcount_t *r, int *oldp)
 {
 	int old = __atomic_fetch_add(&r->refs, i, __ATOMIC_RELAXED);
 
@@ -114,7 +114,7 @@ static inline void __refcount_add(int i, refcount_t *r, int *oldp)
 		refcount_warn_saturate(r, REFCOUNT_ADD_OVF);
 }
 
-static inline __refcount_must_check bool
+static __refcount_inline __refcount_must_check bool
 __refcount_sub_and_test(int i, refcount_t *r, int *oldp)
 {
 	int old = __atomic_fetch_sub(&r->refs, i, __ATOMIC_RELEASE);
@@ -130,7 +130,7 @@ __refcount_sub_and_test(int i, refcount_t *r, int *oldp)
 	return false;
 }
 
-static inline void __refcount_dec(refcount_t *r, int *oldp)
+static __refcount_inline void __refcount_dec(refcount_t *r, int *oldp)
 {
 	int old = __atomic_fetch_sub(&r->refs, 1, __ATOMIC_RELEASE);
 

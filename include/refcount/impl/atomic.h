@@ -37,12 +37,12 @@
  * Wrapping int arithmetic without signed-overflow undefined behaviour: the
  * kernel relies on -fno-strict-overflow, we go through unsigned.
  */
-static inline int __refcount_wrap_add(int a, int b)
+static __refcount_inline int __refcount_wrap_add(int a, int b)
 {
 	return (int)((unsigned int)a + (unsigned int)b);
 }
 
-static inline int __refcount_wrap_sub(int a, int b)
+static __refcount_inline int __refcount_wrap_sub(int a, int b)
 {
 	return (int)((unsigned int)a - (unsigned int)b);
 }

@@ -11,12 +11,24 @@
 #define __refcount_must_check __attribute__((warn_unused_result))
 #define __refcount_cold __attribute__((cold, noinline))
 #define __refcount_always_inline inline __attribute__((always_inline))
+/*
+ * __refcount_inline: the operations.  Unoptimised (-O0), they are forced
+ * inline, so that the return address a report names is the user's call site,
+ * not a frame in these headers; optimised, the compiler's own inlining
+ * decisions are left as they are.
+ */
+#ifdef __OPTIMIZE__
+#define __refcount_inline inline
+#else
+#define __refcount_inline inline __attribute__((always_inline))
+#endif
 #define __refcount_likely(x) __builtin_expect(!!(x), 1)
 #define __refcount_unlikely(x) __builtin_expect(!!(x), 0)
 #else
 #define __refcount_must_check
 #define __refcount_cold
 #define __refcount_always_inline inline
+#define __refcount_inline inline
 #define __refcount_likely(x) (x)
 #define __refcount_unlikely(x) (x)
 #endif
