@@ -110,6 +110,16 @@ check-strict: lib | $(UNIT_NEED)
 	sh tests/strict.sh $(TB)/stage-strict "$(BREED_ROWS)"
 CHECK_TARGETS += check-strict
 
+# A TSan build of a user's program against the installed library (not
+# built with TSan) reports no false race (tests/tsan-installed.sh).
+.PHONY: check-tsan-installed
+check-tsan-installed: lib | $(UNIT_NEED)
+	rm -rf $(TB)/stage-tsan
+	$(MAKE) --no-print-directory install PREFIX=/usr \
+		DESTDIR=$(abspath $(TB)/stage-tsan) > /dev/null
+	sh tests/tsan-installed.sh $(TB)/stage-tsan "$(BREED_ROWS)"
+CHECK_TARGETS += check-tsan-installed
+
 # Reports name the user's call site at every -O level (tests/caller.sh).
 .PHONY: check-caller
 check-caller: $(B)/librefcount.a | $(UNIT_NEED)

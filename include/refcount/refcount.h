@@ -154,6 +154,7 @@
 
 #include <refcount/impl/atomic.h>
 #include <refcount/impl/compiler.h>
+#include <refcount/impl/tsan.h>
 #include <refcount/report.h>
 #include <refcount/types.h>
 
@@ -681,7 +682,7 @@ bool __REFCOUNT_SYM(dec_and_lock)(refcount_t *r, pthread_spinlock_t *lock);
 static __refcount_inline __refcount_must_check bool
 refcount_dec_if_one(refcount_t *r)
 {
-	return __REFCOUNT_SYM(dec_if_one)(r);
+	return __refcount_tsan_put(r, __REFCOUNT_SYM(dec_if_one)(r));
 }
 
 /**
@@ -719,7 +720,7 @@ refcount_dec_if_one(refcount_t *r)
 static __refcount_inline __refcount_must_check bool
 refcount_dec_not_one(refcount_t *r)
 {
-	return __REFCOUNT_SYM(dec_not_one)(r);
+	return __refcount_tsan_put(r, __REFCOUNT_SYM(dec_not_one)(r));
 }
 
 /**
@@ -753,7 +754,8 @@ refcount_dec_not_one(refcount_t *r)
 static __refcount_inline __refcount_must_check bool
 refcount_dec_and_mutex_lock(refcount_t *r, pthread_mutex_t *lock)
 {
-	return __REFCOUNT_SYM(dec_and_mutex_lock)(r, lock);
+	return __refcount_tsan_last_put(
+		r, __REFCOUNT_SYM(dec_and_mutex_lock)(r, lock));
 }
 
 /**
@@ -783,7 +785,8 @@ refcount_dec_and_mutex_lock(refcount_t *r, pthread_mutex_t *lock)
 static __refcount_inline __refcount_must_check bool
 refcount_dec_and_lock(refcount_t *r, pthread_spinlock_t *lock)
 {
-	return __REFCOUNT_SYM(dec_and_lock)(r, lock);
+	return __refcount_tsan_last_put(r,
+					__REFCOUNT_SYM(dec_and_lock)(r, lock));
 }
 
 __REFCOUNT_END_DECLS
