@@ -18,7 +18,9 @@ LIBDIR  ?= $(PREFIX)/lib
 INCDIR  ?= $(PREFIX)/include
 DESTDIR ?=
 B       := build
-VERSION := 0.1.0
+# The version is written once, in include/refcount/version.h.
+VERSION := $(shell sed -n 's/^\#define REFCOUNT_VERSION_\(MAJOR\|MINOR\|PATCH\) \([0-9]*\)$$/\2/p' \
+	include/refcount/version.h | paste -sd.)
 SOVER   := 0
 
 WARN    := -Wall -Wextra -Werror

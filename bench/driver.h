@@ -55,7 +55,9 @@
 
 #include "bench.h"
 
-#define BENCH_VERSION "0.1.0"
+#include <refcount/version.h>
+
+#define BENCH_VERSION REFCOUNT_VERSION_STRING
 #define MAX_ROUNDS 64
 #define MAX_GROUPS 64
 #define NOISY 0.05 /* min-max wider than 5% of the median */

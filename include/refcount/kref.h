@@ -9,7 +9,8 @@
  * refcount_t does.
  *
  * Embed a struct kref in your object, get the object back in the release
- * function with container_of() (or offsetof arithmetic), and free it there.
+ * function with container_of() (defined here unless the program has its
+ * own), and free it there.
  */
 #ifndef REFCOUNT_KREF_H
 #define REFCOUNT_KREF_H
@@ -17,6 +18,40 @@
 #include <refcount/refcount.h>
 
 __REFCOUNT_BEGIN_DECLS
+
+#ifndef container_of
+/**
+ * container_of - the structure that embeds a member, from the member
+ * @ptr: a pointer to the member
+ * @type: the type of the structure it is embedded in
+ * @member: the name of the member within @type
+ *
+ * Similar to the kernel's container_of(): (type *)((char *)@ptr -
+ * offsetof(@type, @member)), for getting an object back from its struct kref
+ * in a release function.  In GNU C it also checks, at compile time, that
+ * @ptr points to something of @member's type.  Defined only if the program
+ * has no container_of() of its own.
+ *
+ * Memory ordering: none.  Context: any.  Return: the structure's address.
+ *
+ * Misuse: a @ptr that is not @member of a @type is undefined behaviour.
+ *
+ * Follows include/linux/container_of.h.
+ */
+#if defined(__GNUC__) && !defined(__cplusplus)
+#define container_of(ptr, type, member)                                        \
+	__extension__({                                                        \
+		_Static_assert(__builtin_types_compatible_p(                   \
+				       __typeof__(*(ptr)),                     \
+				       __typeof__(((type *)0)->member)),       \
+			       "container_of(): pointer type mismatch");       \
+		((type *)(void *)((char *)(ptr)-offsetof(type, member)));      \
+	})
+#else
+#define container_of(ptr, type, member)                                        \
+	((type *)(void *)((char *)(ptr)-offsetof(type, member)))
+#endif
+#endif
 
 /**
  * struct kref - an embedded reference count
@@ -60,7 +95,7 @@ struct kref {
  *
  * Follows include/linux/kref.h kref_init().
  */
-static __refcount_inline void kref_init(struct kref *kref)
+static __refcount_inline __refcount_nonnull void kref_init(struct kref *kref)
 {
 	refcount_set(&kref->refcount, 1);
 }
@@ -82,7 +117,8 @@ static __refcount_inline void kref_init(struct kref *kref)
  *
  * Follows include/linux/kref.h kref_read().
  */
-static __refcount_inline unsigned int kref_read(const struct kref *kref)
+static __refcount_inline __refcount_nonnull unsigned int
+kref_read(const struct kref *kref)
 {
 	return refcount_read(&kref->refcount);
 }
@@ -104,7 +140,7 @@ static __refcount_inline unsigned int kref_read(const struct kref *kref)
  *
  * Follows include/linux/kref.h kref_get().
  */
-static __refcount_inline void kref_get(struct kref *kref)
+static __refcount_inline __refcount_nonnull void kref_get(struct kref *kref)
 {
 	refcount_inc(&kref->refcount);
 }
@@ -133,8 +169,8 @@ static __refcount_inline void kref_get(struct kref *kref)
  *
  * Follows include/linux/kref.h kref_put().
  */
-static __refcount_inline int kref_put(struct kref *kref,
-				      void (*release)(struct kref *))
+static __refcount_inline __refcount_nonnull int
+kref_put(struct kref *kref, void (*release)(struct kref *))
 {
 	if (refcount_dec_and_test(&kref->refcount)) {
 		release(kref);
@@ -165,9 +201,9 @@ static __refcount_inline int kref_put(struct kref *kref,
  *
  * Follows include/linux/kref.h kref_put_mutex().
  */
-static __refcount_inline int kref_put_mutex(struct kref *kref,
-					    void (*release)(struct kref *),
-					    pthread_mutex_t *lock)
+static __refcount_inline __refcount_nonnull int
+kref_put_mutex(struct kref *kref, void (*release)(struct kref *),
+	       pthread_mutex_t *lock)
 {
 	if (refcount_dec_and_mutex_lock(&kref->refcount, lock)) {
 		release(kref);
@@ -196,9 +232,9 @@ static __refcount_inline int kref_put_mutex(struct kref *kref,
  *
  * Follows include/linux/kref.h kref_put_lock().
  */
-static __refcount_inline int kref_put_lock(struct kref *kref,
-					   void (*release)(struct kref *),
-					   pthread_spinlock_t *lock)
+static __refcount_inline __refcount_nonnull int
+kref_put_lock(struct kref *kref, void (*release)(struct kref *),
+	      pthread_spinlock_t *lock)
 {
 	if (refcount_dec_and_lock(&kref->refcount, lock)) {
 		release(kref);
@@ -227,7 +263,7 @@ static __refcount_inline int kref_put_lock(struct kref *kref,
  *
  * Follows include/linux/kref.h kref_get_unless_zero().
  */
-static __refcount_inline __refcount_must_check int
+static __refcount_inline __refcount_nonnull __refcount_must_check int
 kref_get_unless_zero(struct kref *kref)
 {
 	return refcount_inc_not_zero(&kref->refcount);

@@ -157,6 +157,7 @@
 #include <refcount/impl/tsan.h>
 #include <refcount/report.h>
 #include <refcount/types.h>
+#include <refcount/version.h>
 
 __REFCOUNT_BEGIN_DECLS
 
@@ -287,7 +288,8 @@ __refcount_dec_and_test(refcount_t *r, int *oldp)
  * Follows include/linux/refcount.h refcount_set() (@n is int from v5.5,
  * unsigned int before).
  */
-static __refcount_inline void refcount_set(refcount_t *r, int n)
+static __refcount_inline __refcount_nonnull void refcount_set(refcount_t *r,
+							      int n)
 {
 	__atomic_store_n(&r->refs, n, __ATOMIC_RELAXED);
 }
@@ -317,7 +319,8 @@ static __refcount_inline void refcount_set(refcount_t *r, int n)
  * Follows include/linux/refcount.h refcount_set_release(), added in 2025
  * (Suren Baghdasaryan, for SLAB_TYPESAFE_BY_RCU objects).
  */
-static __refcount_inline void refcount_set_release(refcount_t *r, int n)
+static __refcount_inline __refcount_nonnull void
+refcount_set_release(refcount_t *r, int n)
 {
 	__atomic_store_n(&r->refs, n, __ATOMIC_RELEASE);
 }
@@ -345,7 +348,8 @@ static __refcount_inline void refcount_set_release(refcount_t *r, int n)
  * Follows include/linux/refcount.h refcount_read() (still unsigned int
  * today).
  */
-static __refcount_inline unsigned int refcount_read(const refcount_t *r)
+static __refcount_inline __refcount_nonnull unsigned int
+refcount_read(const refcount_t *r)
 {
 	return (unsigned int)__atomic_load_n(&r->refs, __ATOMIC_RELAXED);
 }
@@ -383,7 +387,7 @@ static __refcount_inline unsigned int refcount_read(const refcount_t *r)
  * unsigned int before); before v5.5 lib/refcount.c (full),
  * arch/x86/include/asm/refcount.h (fast) and atomic_add_unless() (atomic).
  */
-static __refcount_inline __refcount_must_check bool
+static __refcount_inline __refcount_nonnull __refcount_must_check bool
 refcount_add_not_zero(int i, refcount_t *r)
 {
 	return __refcount_add_not_zero(i, r, NULL);
@@ -418,7 +422,7 @@ refcount_add_not_zero(int i, refcount_t *r)
  * v5.5 lib/refcount.c (full), arch/x86/include/asm/refcount.h (fast) and
  * atomic_add_unless(@r, 1, 0) (atomic).
  */
-static __refcount_inline __refcount_must_check bool
+static __refcount_inline __refcount_nonnull __refcount_must_check bool
 refcount_inc_not_zero(refcount_t *r)
 {
 	return __refcount_inc_not_zero(r, NULL);
@@ -459,7 +463,7 @@ refcount_inc_not_zero(refcount_t *r)
  * 2025 (Suren Baghdasaryan): in the saturating breed the kernel's
  * __refcount_add_not_zero_limited_acquire() with the limit INT_MAX.
  */
-static __refcount_inline __refcount_must_check bool
+static __refcount_inline __refcount_nonnull __refcount_must_check bool
 refcount_add_not_zero_acquire(int i, refcount_t *r)
 {
 	return __refcount_add_not_zero_acquire(i, r, NULL);
@@ -487,7 +491,7 @@ refcount_add_not_zero_acquire(int i, refcount_t *r)
  * Follows include/linux/refcount.h refcount_inc_not_zero_acquire(), added in
  * 2025 (Suren Baghdasaryan).
  */
-static __refcount_inline __refcount_must_check bool
+static __refcount_inline __refcount_nonnull __refcount_must_check bool
 refcount_inc_not_zero_acquire(refcount_t *r)
 {
 	return __refcount_inc_not_zero_acquire(r, NULL);
@@ -516,7 +520,8 @@ refcount_inc_not_zero_acquire(refcount_t *r)
  * int before); before v5.5 lib/refcount.c (full),
  * arch/x86/include/asm/refcount.h (fast) and atomic_add() (atomic).
  */
-static __refcount_inline void refcount_add(int i, refcount_t *r)
+static __refcount_inline __refcount_nonnull void refcount_add(int i,
+							      refcount_t *r)
 {
 	__refcount_add(i, r, NULL);
 }
@@ -540,7 +545,7 @@ static __refcount_inline void refcount_add(int i, refcount_t *r)
  * lib/refcount.c (full), arch/x86/include/asm/refcount.h (fast) and
  * atomic_inc() (atomic).
  */
-static __refcount_inline void refcount_inc(refcount_t *r)
+static __refcount_inline __refcount_nonnull void refcount_inc(refcount_t *r)
 {
 	__refcount_inc(r, NULL);
 }
@@ -580,7 +585,7 @@ static __refcount_inline void refcount_inc(refcount_t *r)
  * v5.5 lib/refcount.c (full, ACQUIRE from v5.1, commit 47b8f3ab9c49),
  * arch/x86/include/asm/refcount.h (fast) and atomic_sub_and_test() (atomic).
  */
-static __refcount_inline __refcount_must_check bool
+static __refcount_inline __refcount_nonnull __refcount_must_check bool
 refcount_sub_and_test(int i, refcount_t *r)
 {
 	return __refcount_sub_and_test(i, r, NULL);
@@ -614,7 +619,7 @@ refcount_sub_and_test(int i, refcount_t *r)
  * v5.5 lib/refcount.c (full, ACQUIRE from v5.1, commit 47b8f3ab9c49),
  * arch/x86/include/asm/refcount.h (fast) and atomic_dec_and_test() (atomic).
  */
-static __refcount_inline __refcount_must_check bool
+static __refcount_inline __refcount_nonnull __refcount_must_check bool
 refcount_dec_and_test(refcount_t *r)
 {
 	return __refcount_dec_and_test(r, NULL);
@@ -644,7 +649,7 @@ refcount_dec_and_test(refcount_t *r)
  * lib/refcount.c (full), arch/x86/include/asm/refcount.h (fast) and
  * atomic_dec() (atomic).
  */
-static __refcount_inline void refcount_dec(refcount_t *r)
+static __refcount_inline __refcount_nonnull void refcount_dec(refcount_t *r)
 {
 	__refcount_dec(r, NULL);
 }
@@ -679,7 +684,7 @@ bool __REFCOUNT_SYM(dec_and_lock)(refcount_t *r, pthread_spinlock_t *lock);
  *
  * Follows lib/refcount.c refcount_dec_if_one() (identical in every breed).
  */
-static __refcount_inline __refcount_must_check bool
+static __refcount_inline __refcount_nonnull __refcount_must_check bool
 refcount_dec_if_one(refcount_t *r)
 {
 	return __refcount_tsan_put(r, __REFCOUNT_SYM(dec_if_one)(r));
@@ -717,7 +722,7 @@ refcount_dec_if_one(refcount_t *r)
  * v5.5 (atomic, fast, full), its REFCOUNT_SATURATED test from v5.5
  * (saturating).
  */
-static __refcount_inline __refcount_must_check bool
+static __refcount_inline __refcount_nonnull __refcount_must_check bool
 refcount_dec_not_one(refcount_t *r)
 {
 	return __refcount_tsan_put(r, __REFCOUNT_SYM(dec_not_one)(r));
@@ -751,7 +756,7 @@ refcount_dec_not_one(refcount_t *r)
  * Follows lib/refcount.c refcount_dec_and_mutex_lock() (out of line and the
  * same in every kernel breed).
  */
-static __refcount_inline __refcount_must_check bool
+static __refcount_inline __refcount_nonnull __refcount_must_check bool
 refcount_dec_and_mutex_lock(refcount_t *r, pthread_mutex_t *lock)
 {
 	return __refcount_tsan_last_put(
@@ -782,7 +787,7 @@ refcount_dec_and_mutex_lock(refcount_t *r, pthread_mutex_t *lock)
  * Follows lib/refcount.c refcount_dec_and_lock() (out of line and the same
  * in every kernel breed).
  */
-static __refcount_inline __refcount_must_check bool
+static __refcount_inline __refcount_nonnull __refcount_must_check bool
 refcount_dec_and_lock(refcount_t *r, pthread_spinlock_t *lock)
 {
 	return __refcount_tsan_last_put(r,

@@ -10,6 +10,7 @@
 #if defined(__GNUC__) || defined(__clang__)
 #define __refcount_must_check __attribute__((warn_unused_result))
 #define __refcount_cold __attribute__((cold, noinline))
+#define __refcount_nonnull __attribute__((nonnull))
 #define __refcount_always_inline inline __attribute__((always_inline))
 /*
  * __refcount_inline: the operations.  Unoptimised (-O0), they are forced
@@ -27,6 +28,7 @@
 #else
 #define __refcount_must_check
 #define __refcount_cold
+#define __refcount_nonnull
 #define __refcount_always_inline inline
 #define __refcount_inline inline
 #define __refcount_likely(x) (x)
