@@ -80,3 +80,44 @@ for cc in gcc clang; do
 	expect_error "_POSIX_C_SOURCE" $cc -std=c99 $inc
 	expect_error "C99 or later" $cc -std=c89 $inc
 done
+
+# Misuse the compiler can see must not compile: a NULL release function
+# (nonnull), container_of() on a pointer of the wrong type; and the
+# version macros must say what the installed .pc says.
+cat > "$work/null.c" <<'EOT'
+#include <refcount/kref.h>
+int f(struct kref *k);
+int f(struct kref *k) { return kref_put(k, NULL); }
+EOT
+cat > "$work/container.c" <<'EOT'
+#include <refcount/kref.h>
+struct o { int a; struct kref ref; };
+int f(int *p);
+int f(int *p) { return container_of(p, struct o, ref)->a; }
+EOT
+for cc in gcc clang; do
+	expect_error_of() {
+		want=$1 file=$2
+		shift 2
+		if "$@" -c "$file" -o "$work/u.o" 2> "$work/err"; then
+			fail "'$* $file' built, but it must not"
+		fi
+		grep -q "$want" "$work/err" || { cat "$work/err"; fail "'$*': no '$want'"; }
+	}
+	expect_error_of "nonnull" "$work/null.c" $cc -std=gnu11 -Wall -Werror $inc
+	expect_error_of "container_of(): pointer type mismatch" \
+		"$work/container.c" $cc -std=gnu11 $inc
+done
+echo "strict: kref_put(k, NULL) and a mistyped container_of() do not compile"
+pcver=$(PKG_CONFIG_SYSROOT_DIR="$stage" PKG_CONFIG_LIBDIR="$stage/usr/lib/pkgconfig" \
+	pkg-config --modversion refcount)
+printf '#include <refcount/refcount.h>\n#include <stdio.h>\nint main(void) { printf("%%s %%d\\n", REFCOUNT_VERSION_STRING, REFCOUNT_VERSION); return 0; }\n' \
+	> "$work/ver.c"
+gcc -std=gnu11 $inc "$work/ver.c" -o "$work/ver"
+got=$("$work/ver")
+IFS=. read -r ma mi pa <<EOT
+$pcver
+EOT
+[ "$got" = "$pcver $((ma * 10000 + mi * 100 + pa))" ] ||
+	fail "REFCOUNT_VERSION says '$got', refcount.pc says $pcver"
+echo "strict: REFCOUNT_VERSION_STRING and REFCOUNT_VERSION agree with refcount.pc ($got)"
