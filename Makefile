@@ -35,6 +35,7 @@ NEED    := mk/need
 include mk/breeds.mk
 include mk/lib.mk
 include mk/unit.mk
+include mk/man.mk
 
 # The installed library: a static one, and a shared one from -fPIC objects.
 $(eval $(call LIB_VARIANT,$(B),$(CC),$$(ALL_CFLAGS)))
@@ -50,7 +51,7 @@ lib: $(B)/librefcount.a $(B)/pic/librefcount.so
 PC_SED = sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
 	     -e 's|@INCDIR@|$(INCDIR)|' -e 's|@VERSION@|$(VERSION)|'
 
-install: lib
+install: lib install-man
 	install -d $(DESTDIR)$(LIBDIR)/pkgconfig
 	for d in $(sort $(dir $(LIB_HDRS))); do \
 		install -d $(DESTDIR)$(INCDIR)/$${d#include/} && \

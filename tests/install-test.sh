@@ -37,7 +37,9 @@ case " $libs " in
 *) fail "--libs does not name the staged library" ;;
 esac
 for f in include/refcount/refcount.h include/refcount/kref.h \
-	lib/librefcount.a lib/librefcount.so lib/librefcount.so.0; do
+	lib/librefcount.a lib/librefcount.so lib/librefcount.so.0 \
+	share/man/man3/refcount.3 share/man/man3/kref.3 \
+	share/man/man3/refcount_report.3 share/man/man3/refcount_inc.3; do
 	[ -e "$stage/usr/$f" ] || fail "/usr/$f not installed"
 done
 
