@@ -5,8 +5,10 @@
 # line per breed.
 #
 #   BREEDS               the breed names, in the registry's order
-#   BREED_VARIANTS       $(BREEDS) and fast-noasm (the fast breed built with
-#                        its portable C11 fast paths, -DREFCOUNT_FAST_NO_ASM)
+#   BREED_VARIANTS       $(BREEDS), fast-noasm and saturating-noasm (the
+#                        fast and saturating breeds built with their portable
+#                        C fast paths instead of their x86 asm:
+#                        -DREFCOUNT_FAST_NO_ASM, -DREFCOUNT_SATURATING_NO_ASM)
 #   BREED_CFLAGS_<v>     the compiler flags that select variant <v>
 #   breed_cflags         $(call breed_cflags,<v>): the same, as a function
 
@@ -21,7 +23,9 @@ BREEDS := $(foreach r,$(BREED_ROWS),$(firstword $(subst :, ,$(r))))
 $(foreach r,$(BREED_ROWS),$(eval BREED_CFLAGS_$(firstword $(subst :, ,$(r))) := \
 	-DREFCOUNT_BREED=REFCOUNT_BREED_$(lastword $(subst :, ,$(r)))))
 
-BREED_VARIANTS := $(BREEDS) fast-noasm
+BREED_VARIANTS := $(BREEDS) fast-noasm saturating-noasm
 BREED_CFLAGS_fast-noasm := $(BREED_CFLAGS_fast) -DREFCOUNT_FAST_NO_ASM
+BREED_CFLAGS_saturating-noasm := $(BREED_CFLAGS_saturating) \
+	-DREFCOUNT_SATURATING_NO_ASM
 
 breed_cflags = $(or $(BREED_CFLAGS_$(1)),$(error unknown breed variant '$(1)'; known: $(BREED_VARIANTS)))

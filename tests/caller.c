@@ -67,7 +67,6 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 		site = #name;                                                  \
 		refcount_set(r, (int)(setup));                                 \
 		line = __LINE__, stmt;                                         \
-		__asm__ volatile("" ::: "memory");                             \
 	}
 
 SITE(site_inc_on_0, 0, refcount_inc(r))

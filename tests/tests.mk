@@ -12,7 +12,7 @@
 #
 # Each variant is built by mk/unit.mk's UNIT_VARIANT in build/tests/<variant>/,
 # with its own copy of the library.  <breed> is one of $(BREEDS), and in the
-# gcc variant also fast-noasm (the fast breed's portable C fast paths,
+# gcc variant also fast-noasm and saturating-noasm (the portable C fast paths,
 # -DREFCOUNT_FAST_NO_ASM; TSan builds use them anyway).
 
 TB := $(UNIT_DIR)

@@ -687,7 +687,8 @@ bool __REFCOUNT_SYM(dec_and_lock)(refcount_t *r, pthread_spinlock_t *lock);
 static __refcount_inline __refcount_nonnull __refcount_must_check bool
 refcount_dec_if_one(refcount_t *r)
 {
-	return __refcount_tsan_put(r, __REFCOUNT_SYM(dec_if_one)(r));
+	return __refcount_tsan_put(
+		r, __refcount_call(__REFCOUNT_SYM(dec_if_one)(r)));
 }
 
 /**
@@ -725,7 +726,8 @@ refcount_dec_if_one(refcount_t *r)
 static __refcount_inline __refcount_nonnull __refcount_must_check bool
 refcount_dec_not_one(refcount_t *r)
 {
-	return __refcount_tsan_put(r, __REFCOUNT_SYM(dec_not_one)(r));
+	return __refcount_tsan_put(
+		r, __refcount_call(__REFCOUNT_SYM(dec_not_one)(r)));
 }
 
 /**
@@ -760,7 +762,8 @@ static __refcount_inline __refcount_nonnull __refcount_must_check bool
 refcount_dec_and_mutex_lock(refcount_t *r, pthread_mutex_t *lock)
 {
 	return __refcount_tsan_last_put(
-		r, __REFCOUNT_SYM(dec_and_mutex_lock)(r, lock));
+		r,
+		__refcount_call(__REFCOUNT_SYM(dec_and_mutex_lock)(r, lock)));
 }
 
 /**
@@ -790,8 +793,8 @@ refcount_dec_and_mutex_lock(refcount_t *r, pthread_mutex_t *lock)
 static __refcount_inline __refcount_nonnull __refcount_must_check bool
 refcount_dec_and_lock(refcount_t *r, pthread_spinlock_t *lock)
 {
-	return __refcount_tsan_last_put(r,
-					__REFCOUNT_SYM(dec_and_lock)(r, lock));
+	return __refcount_tsan_last_put(
+		r, __refcount_call(__REFCOUNT_SYM(dec_and_lock)(r, lock)));
 }
 
 __REFCOUNT_END_DECLS

@@ -47,11 +47,12 @@ static __refcount_always_inline void __refcount_fast_asm_add(int i,
 		     : ovf, neg);
 	return;
 ovf:
-	__refcount_fast_error(r, REFCOUNT_ADD_OVF,
-			      __REFCOUNT_X86_OF | __REFCOUNT_X86_SF);
+	__refcount_call_void(__refcount_fast_error(
+		r, REFCOUNT_ADD_OVF, __REFCOUNT_X86_OF | __REFCOUNT_X86_SF));
 	return;
 neg:
-	__refcount_fast_error(r, REFCOUNT_ADD_OVF, __REFCOUNT_X86_SF);
+	__refcount_call_void(
+		__refcount_fast_error(r, REFCOUNT_ADD_OVF, __REFCOUNT_X86_SF));
 }
 
 static __refcount_always_inline void __refcount_fast_asm_inc(refcount_t *r)
@@ -63,11 +64,12 @@ static __refcount_always_inline void __refcount_fast_asm_inc(refcount_t *r)
 		     : ovf, neg);
 	return;
 ovf:
-	__refcount_fast_error(r, REFCOUNT_ADD_OVF,
-			      __REFCOUNT_X86_OF | __REFCOUNT_X86_SF);
+	__refcount_call_void(__refcount_fast_error(
+		r, REFCOUNT_ADD_OVF, __REFCOUNT_X86_OF | __REFCOUNT_X86_SF));
 	return;
 neg:
-	__refcount_fast_error(r, REFCOUNT_ADD_OVF, __REFCOUNT_X86_SF);
+	__refcount_call_void(
+		__refcount_fast_error(r, REFCOUNT_ADD_OVF, __REFCOUNT_X86_SF));
 }
 
 /*
@@ -85,10 +87,12 @@ static __refcount_always_inline void __refcount_fast_asm_dec(refcount_t *r)
 		     : zero, neg);
 	return;
 zero:
-	__refcount_fast_error(r, REFCOUNT_DEC_LEAK, __REFCOUNT_X86_ZF);
+	__refcount_call_void(
+		__refcount_fast_error(r, REFCOUNT_DEC_LEAK, __REFCOUNT_X86_ZF));
 	return;
 neg:
-	__refcount_fast_error(r, REFCOUNT_DEC_LEAK, __REFCOUNT_X86_SF);
+	__refcount_call_void(
+		__refcount_fast_error(r, REFCOUNT_DEC_LEAK, __REFCOUNT_X86_SF));
 }
 
 /* dec_and_test: trap below 0 (silently: SF only), return ZF. */
@@ -106,8 +110,9 @@ __refcount_fast_asm_dec_and_test(refcount_t *r)
 zero:
 	return true;
 neg:
-	__refcount_fast_error(r, REFCOUNT_SUB_UAF, __REFCOUNT_X86_SF);
-	return false;
+	__refcount_call_void(
+		__refcount_fast_error(r, REFCOUNT_SUB_UAF, __REFCOUNT_X86_SF));
+	return __refcount_opaque_false();
 }
 
 static __refcount_always_inline bool
@@ -123,12 +128,13 @@ __refcount_fast_asm_sub_and_test(int i, refcount_t *r)
 zero:
 	return true;
 ovf:
-	__refcount_fast_error(r, REFCOUNT_SUB_UAF,
-			      __REFCOUNT_X86_OF | __REFCOUNT_X86_SF);
-	return false;
+	__refcount_call_void(__refcount_fast_error(
+		r, REFCOUNT_SUB_UAF, __REFCOUNT_X86_OF | __REFCOUNT_X86_SF));
+	return __refcount_opaque_false();
 neg:
-	__refcount_fast_error(r, REFCOUNT_SUB_UAF, __REFCOUNT_X86_SF);
-	return false;
+	__refcount_call_void(
+		__refcount_fast_error(r, REFCOUNT_SUB_UAF, __REFCOUNT_X86_SF));
+	return __refcount_opaque_false();
 }
 
 /* lock xadd, for the __refcount_*(..., oldp) forms. */

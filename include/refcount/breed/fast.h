@@ -102,10 +102,10 @@ __refcount_add_not_zero(int i, refcount_t *r, int *oldp)
 		result = __refcount_wrap_add(c, i);
 		/* Did we try to increment from/to an undesirable state? */
 		if (__refcount_unlikely(c < 0 || c == INT_MAX || result < c)) {
-			__refcount_fast_error(
+			__refcount_call_void(__refcount_fast_error(
 				r, REFCOUNT_ADD_NOT_ZERO_OVF,
 				c < 0 ? __REFCOUNT_X86_SF :
-					__REFCOUNT_X86_OF | __REFCOUNT_X86_SF);
+					__REFCOUNT_X86_OF | __REFCOUNT_X86_SF));
 			break;
 		}
 	} while (!__atomic_compare_exchange_n(&r->refs, &c, result, true,
@@ -138,8 +138,9 @@ static __refcount_always_inline void __refcount_add(int i, refcount_t *r,
 		*oldp = old;
 	/* One branch on the sign; the flags are worked out on the cold side. */
 	if (__refcount_unlikely(__refcount_wrap_add(old, i) < 0))
-		__refcount_fast_error(r, REFCOUNT_ADD_OVF,
-				      __refcount_fast_add_flags(old, i));
+		__refcount_call_void(__refcount_fast_error(
+			r, REFCOUNT_ADD_OVF,
+			__refcount_fast_add_flags(old, i)));
 }
 
 #define __REFCOUNT_HAVE_INC 1
@@ -165,8 +166,9 @@ __refcount_fast_sub_and_test(int i, refcount_t *r, int *oldp)
 	if (oldp)
 		*oldp = old;
 	if (__refcount_unlikely(res < 0)) {
-		__refcount_fast_error(r, REFCOUNT_SUB_UAF,
-				      __refcount_fast_sub_flags(old, i));
+		__refcount_call_void(__refcount_fast_error(
+			r, REFCOUNT_SUB_UAF,
+			__refcount_fast_sub_flags(old, i)));
 		return false;
 	}
 	if (!res) {
@@ -212,8 +214,9 @@ static __refcount_always_inline void __refcount_dec(refcount_t *r, int *oldp)
 		*oldp = old;
 	/* REFCOUNT_CHECK_LE_ZERO: the result 0 or negative, i.e. old <= 1 */
 	if (__refcount_unlikely(__refcount_wrap_sub(old, 1) <= 0))
-		__refcount_fast_error(r, REFCOUNT_DEC_LEAK,
-				      __refcount_fast_sub_flags(old, 1));
+		__refcount_call_void(__refcount_fast_error(
+			r, REFCOUNT_DEC_LEAK,
+			__refcount_fast_sub_flags(old, 1)));
 }
 
 #endif /* REFCOUNT_BREED_FAST_H */

@@ -45,13 +45,13 @@ void __refcount_full_dec(refcount_t *r, int *oldp);
 static __refcount_inline __refcount_must_check bool
 __refcount_add_not_zero(int i, refcount_t *r, int *oldp)
 {
-	return __refcount_full_add_not_zero(i, r, oldp, false);
+	return __refcount_call(__refcount_full_add_not_zero(i, r, oldp, false));
 }
 
 static __refcount_inline __refcount_must_check bool
 __refcount_add_not_zero_acquire(int i, refcount_t *r, int *oldp)
 {
-	if (!__refcount_full_add_not_zero(i, r, oldp, true))
+	if (!__refcount_call(__refcount_full_add_not_zero(i, r, oldp, true)))
 		return false;
 	__refcount_tsan_acquire(r);
 	return true;
@@ -61,13 +61,13 @@ __refcount_add_not_zero_acquire(int i, refcount_t *r, int *oldp)
 static __refcount_inline __refcount_must_check bool
 __refcount_inc_not_zero(refcount_t *r, int *oldp)
 {
-	return __refcount_full_inc_not_zero(r, oldp, false);
+	return __refcount_call(__refcount_full_inc_not_zero(r, oldp, false));
 }
 
 static __refcount_inline __refcount_must_check bool
 __refcount_inc_not_zero_acquire(refcount_t *r, int *oldp)
 {
-	if (!__refcount_full_inc_not_zero(r, oldp, true))
+	if (!__refcount_call(__refcount_full_inc_not_zero(r, oldp, true)))
 		return false;
 	__refcount_tsan_acquire(r);
 	return true;
@@ -75,25 +75,26 @@ __refcount_inc_not_zero_acquire(refcount_t *r, int *oldp)
 
 static __refcount_inline void __refcount_add(int i, refcount_t *r, int *oldp)
 {
-	__refcount_full_add(i, r, oldp);
+	__refcount_call_void(__refcount_full_add(i, r, oldp));
 }
 
 #define __REFCOUNT_HAVE_INC 1
 static __refcount_inline void __refcount_inc(refcount_t *r, int *oldp)
 {
-	__refcount_full_inc(r, oldp);
+	__refcount_call_void(__refcount_full_inc(r, oldp));
 }
 
 static __refcount_inline __refcount_must_check bool
 __refcount_sub_and_test(int i, refcount_t *r, int *oldp)
 {
 	return __refcount_tsan_last_put(
-		r, __refcount_full_sub_and_test(i, r, oldp));
+		r, __refcount_call(__refcount_full_sub_and_test(i, r, oldp)));
 }
 
 static __refcount_inline void __refcount_dec(refcount_t *r, int *oldp)
 {
-	__refcount_tsan_put(r, __refcount_full_dec(r, oldp));
+	__refcount_tsan_release(r);
+	__refcount_call_void(__refcount_full_dec(r, oldp));
 }
 
 #endif /* REFCOUNT_BREED_FULL_H */

@@ -62,7 +62,8 @@ __refcount_add_not_zero_limited_acquire(int i, refcount_t *r, int *oldp,
 	if (oldp)
 		*oldp = old;
 	if (__refcount_unlikely(old < 0 || __refcount_wrap_add(old, i) < 0))
-		refcount_warn_saturate(r, REFCOUNT_ADD_NOT_ZERO_OVF);
+		__refcount_call_void(
+			refcount_warn_saturate(r, REFCOUNT_ADD_NOT_ZERO_OVF));
 	return old;
 }
 
@@ -91,7 +92,8 @@ __refcount_add_not_zero(int i, refcount_t *r, int *oldp)
 	if (oldp)
 		*oldp = old;
 	if (__refcount_unlikely(old < 0 || __refcount_wrap_add(old, i) < 0))
-		refcount_warn_saturate(r, REFCOUNT_ADD_NOT_ZERO_OVF);
+		__refcount_call_void(
+			refcount_warn_saturate(r, REFCOUNT_ADD_NOT_ZERO_OVF));
 	return old;
 }
 
@@ -108,16 +110,29 @@ static __refcount_inline void __refcount_add(int i, refcount_t *r, int *oldp)
 	if (oldp)
 		*oldp = old;
 	if (__refcount_unlikely(!old))
-		refcount_warn_saturate(r, REFCOUNT_ADD_UAF);
+		__refcount_call_void(
+			refcount_warn_saturate(r, REFCOUNT_ADD_UAF));
 	else if (__refcount_unlikely(old < 0 ||
 				     __refcount_wrap_add(old, i) < 0))
-		refcount_warn_saturate(r, REFCOUNT_ADD_OVF);
+		__refcount_call_void(
+			refcount_warn_saturate(r, REFCOUNT_ADD_OVF));
 }
+
+#if (defined(__x86_64__) || defined(__i386__)) && !defined(__REFCOUNT_TSAN) && \
+	!defined(REFCOUNT_SATURATING_NO_ASM)
+#include <refcount/arch/x86-saturating.h>
+#endif
 
 static __refcount_inline __refcount_must_check bool
 __refcount_sub_and_test(int i, refcount_t *r, int *oldp)
 {
-	int old = __atomic_fetch_sub(&r->refs, i, __ATOMIC_RELEASE);
+	int old;
+
+#ifdef __REFCOUNT_SAT_HAVE_ASM
+	if (!oldp && __builtin_constant_p(i) && i > 0)
+		return __refcount_sat_asm_sub_and_test(i, r);
+#endif
+	old = __atomic_fetch_sub(&r->refs, i, __ATOMIC_RELEASE);
 
 	if (oldp)
 		*oldp = old;
@@ -126,18 +141,28 @@ __refcount_sub_and_test(int i, refcount_t *r, int *oldp)
 		return true;
 	}
 	if (__refcount_unlikely(old <= 0 || __refcount_wrap_sub(old, i) < 0))
-		refcount_warn_saturate(r, REFCOUNT_SUB_UAF);
+		__refcount_call_void(
+			refcount_warn_saturate(r, REFCOUNT_SUB_UAF));
 	return false;
 }
 
 static __refcount_inline void __refcount_dec(refcount_t *r, int *oldp)
 {
-	int old = __atomic_fetch_sub(&r->refs, 1, __ATOMIC_RELEASE);
+	int old;
+
+#ifdef __REFCOUNT_SAT_HAVE_ASM
+	if (!oldp) {
+		__refcount_sat_asm_dec(r);
+		return;
+	}
+#endif
+	old = __atomic_fetch_sub(&r->refs, 1, __ATOMIC_RELEASE);
 
 	if (oldp)
 		*oldp = old;
 	if (__refcount_unlikely(old <= 1))
-		refcount_warn_saturate(r, REFCOUNT_DEC_LEAK);
+		__refcount_call_void(
+			refcount_warn_saturate(r, REFCOUNT_DEC_LEAK));
 }
 
 #endif /* REFCOUNT_BREED_SATURATING_H */

@@ -13,12 +13,13 @@
 #define __refcount_nonnull __attribute__((nonnull))
 #define __refcount_always_inline inline __attribute__((always_inline))
 /*
- * __refcount_inline: the operations.  Unoptimised (-O0), they are forced
- * inline, so that the return address a report names is the user's call site,
- * not a frame in these headers; optimised, the compiler's own inlining
+ * __refcount_inline: the operations.  Unoptimised (-O0) or optimised for
+ * size (-Os, where gcc may keep them out of line), they are forced inline,
+ * so that the return address a report names is the user's call site, not a
+ * frame in these headers; optimised for speed, the compiler's own inlining
  * decisions are left as they are.
  */
-#ifdef __OPTIMIZE__
+#if defined(__OPTIMIZE__) && !defined(__OPTIMIZE_SIZE__)
 #define __refcount_inline inline
 #else
 #define __refcount_inline inline __attribute__((always_inline))
@@ -43,6 +44,39 @@
 #define __REFCOUNT_TSAN 1
 #endif
 #endif
+
+/*
+ * __refcount_opaque_false(): an opaque copy of false, for the error paths of
+ * asm goto operations that return bool.  Without it gcc merges the error
+ * path's "return false" with the common one and moves both to the cold
+ * section, so that the common case would jump there and back.
+ */
+#define __refcount_opaque_false()                                              \
+	__extension__({                                                        \
+		bool __no = false;                                             \
+		__asm__("" : "+r"(__no));                                      \
+		__no;                                                          \
+	})
+
+/*
+ * __refcount_no_tail(): after a call into the library that may report, it
+ * keeps the call from being compiled as a tail call (a jump), so that the
+ * library's return address, which a report names as the caller, is in the
+ * code that called the operation and not in that code's own caller.
+ * __refcount_call() and __refcount_call_void() make such a call.
+ */
+#define __refcount_no_tail() __asm__ __volatile__("")
+#define __refcount_call(call)                                                  \
+	__extension__({                                                        \
+		__typeof__(call) __refcount_ret = (call);                      \
+		__refcount_no_tail();                                          \
+		__refcount_ret;                                                \
+	})
+#define __refcount_call_void(call)                                             \
+	do {                                                                   \
+		call;                                                          \
+		__refcount_no_tail();                                          \
+	} while (0)
 
 /* C linkage for the out-of-line functions, when included from C++. */
 #ifdef __cplusplus
