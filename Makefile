@@ -84,6 +84,7 @@ include tests/tests.mk
 include bench/bench.mk
 include nullblk/nullblk.mk
 include tests/reliability.mk
+include tests/input.mk
 
 check: $(CHECK_TARGETS)
 	@echo "make check: all of $(CHECK_TARGETS) passed"
