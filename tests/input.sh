@@ -125,5 +125,17 @@ if jq -e -f bench/check.jq "$json" > /dev/null 2>&1; then
 	bad "check.jq (not partial) accepts a --suites=codesize run"
 fi
 
+echo "check-input: make variables"
+expect_fail "FUZZ_SECONDS=abc" $make -n fuzz FUZZ_SECONDS=abc
+expect_fail "FUZZ_SECONDS=0" $make -n fuzz FUZZ_SECONDS=0
+expect_fail "STRESS_OPS=1e6" $make -n stress STRESS_OPS=1e6
+expect_fail "STRESS_THREADS=-2" $make -n stress STRESS_THREADS=-2
+expect_fail "PREFIX=relpfx" $make install PREFIX=relpfx DESTDIR="$out"
+expect_fail "LIBDIR=lib" $make install LIBDIR=lib DESTDIR="$out"
+$make -n -B build/lib/report.o | grep -q -e -Werror ||
+	bad "the library is not built with -Werror by default"
+$make -n -B build/lib/report.o WERROR= | grep -e -Werror &&
+	bad "make WERROR= still builds with -Werror"
+
 [ $nfail = 0 ] || { echo "check-input: $nfail failed" >&2; exit 1; }
 echo "check-input: every bad input is refused, by name, with nothing written"
