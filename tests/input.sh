@@ -125,6 +125,50 @@ if jq -e -f bench/check.jq "$json" > /dev/null 2>&1; then
 	bad "check.jq (not partial) accepts a --suites=codesize run"
 fi
 
+echo "check-input: plot.sh"
+# A complete run, synthesised from the codesize run: every suite's rows.
+jq '.machine.quick = false | .machine.suites |= ["timing", "contention",
+	"objects", "codesize"] | .machine.args = ["--fake"] |
+	([.results[].impl] | unique) as $impls |
+	def row($s; $i; $k): {suite: $s, impl: $i, threads: 1,
+		cycles_per_op: (10 + $k), cycles_per_op_min: (9 + $k),
+		cycles_per_op_max: (11 + $k), mops: (100 - $k),
+		mops_min: (90 - $k), mops_max: (110 - $k),
+		ratio_to_atomic: (1 + $k / 10), ratio_min: (0.9 + $k / 10),
+		ratio_max: (1.1 + $k / 10)};
+	.results += [range($impls | length) as $k | $impls[$k] as $i |
+		row("timing"; $i; $k),
+		(("getput", "lookup") as $p | (1, 2, 3, 4) as $t |
+		 row("contention"; $i; $k) + {pattern: $p, threads: $t}),
+		(("getput", "lookup") as $p | (1000, 1000000) as $n |
+		 row("objects"; $i; $k) + {pattern: $p, objects: $n})]' \
+	"$json" > "$dir/full.json" || bad "could not make a synthetic run"
+jq '.machine.quick = true' "$dir/full.json" > "$dir/quick.json"
+jq 'del(.results[] | select(.suite == "objects")) |
+	.machine.suites |= ["timing", "contention", "codesize"]' \
+	"$dir/full.json" > "$dir/partial.json"
+cp "$dir/full.json" "$dir/stale.json"
+touch -t 200001010000 "$dir/stale.json"
+p() { expect_fail "$1" sh bench/plot.sh "$2" "$out" "$bench"; }
+p "$dir/none.json" "$dir/none.json"
+p "--quick" "$dir/quick.json"
+p "objects" "$dir/partial.json"
+p "codesize" "$json"
+p "older than" "$dir/stale.json"
+echo '{"machine": ' > "$dir/broken.json"
+p "$dir/broken.json" "$dir/broken.json"
+rm -rf "$out"
+if sh bench/plot.sh "$dir/full.json" "$out" "$bench" > "$dir/stdout" \
+	2> "$dir/stderr"; then
+	for c in ratio contention objects; do
+		[ -s "$out/bench-$c.png" ] || bad "plot.sh drew no bench-$c.png"
+	done
+	grep -q -e "--fake" "$dir/stdout" || bad "plot.sh does not say which run"
+	[ -z "$(find "$out" -name '*.tmp*')" ] || bad "plot.sh left temp files"
+else
+	bad "plot.sh refuses a complete run: $(cat "$dir/stderr")"
+fi
+
 echo "check-input: make variables"
 expect_fail "FUZZ_SECONDS=abc" $make -n fuzz FUZZ_SECONDS=abc
 expect_fail "FUZZ_SECONDS=0" $make -n fuzz FUZZ_SECONDS=0
