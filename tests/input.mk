@@ -11,6 +11,7 @@
 .PHONY: check-input
 check-input: $(BENCH_BIN) lib
 	@$(NEED) jq gnuplot-nox
-	MAKE='$(MAKE)' sh tests/input.sh $(BENCH_BIN) $(B)/input
+	MAKE='$(MAKE)' sh tests/input.sh $(BENCH_BIN) $(B)/input \
+		$(B)/lib/report.o
 
 CHECK_TARGETS += check-input

@@ -1,16 +1,17 @@
 #!/bin/sh
-# tests/input.sh BENCH DIR: bad input gets a clear error (issue 9, item 6).
+# tests/input.sh BENCH DIR LIBOBJ: bad input gets a clear error (issue 9,
+# item 6); LIBOBJ is an object of the library, for the WERROR= check.
 #
 # Each case runs one bad input and requires a non-zero exit, a message on
 # stderr that names the bad value (its first line not blank), and nothing
 # written to DIR/out, where the case was told to write.  Never a benchmark:
 # refcount-bench fails while parsing, or runs --quick --suites=codesize
 # (a fraction of a second; every run has a timeout); plot.sh gets
-# synthetic documents.  Make is run
-# as $MAKE, with NEED=true.
+# synthetic documents.  Make is run as $MAKE, with NEED=true.
 set -u
 bench=$1
 dir=$2
+libobj=$3
 make="${MAKE:-make} --no-print-directory NEED=true"
 out=$dir/out
 nfail=0
@@ -176,9 +177,9 @@ expect_fail "STRESS_OPS=1e6" $make -n stress STRESS_OPS=1e6
 expect_fail "STRESS_THREADS=-2" $make -n stress STRESS_THREADS=-2
 expect_fail "PREFIX=relpfx" $make install PREFIX=relpfx DESTDIR="$out"
 expect_fail "LIBDIR=lib" $make install LIBDIR=lib DESTDIR="$out"
-$make -n -B build/lib/report.o | grep -q -e -Werror ||
+$make -n -B "$libobj" | grep -q -e -Werror ||
 	bad "the library is not built with -Werror by default"
-$make -n -B build/lib/report.o WERROR= | grep -e -Werror &&
+$make -n -B "$libobj" WERROR= | grep -e -Werror &&
 	bad "make WERROR= still builds with -Werror"
 
 [ $nfail = 0 ] || { echo "check-input: $nfail failed" >&2; exit 1; }
