@@ -93,8 +93,9 @@ $(BENCH_JSON): | $(BENCH_BIN)
 	$(BENCH_BIN) --format=json $(ARGS) > $@.tmp
 	mv $@.tmp $@
 
-# plot.sh refuses a --quick, partial or stale run (older than the binary).
-plot: $(BENCH_JSON) bench/plot.sh
+# plot.sh refuses a --quick, partial or stale run (older than the binary,
+# which is brought up to date first).
+plot: $(BENCH_JSON) $(BENCH_BIN) bench/plot.sh
 	@$(NEED) gnuplot-nox jq
 	sh bench/plot.sh $(BENCH_JSON) $(BENCH_DIR) $(BENCH_BIN)
 
