@@ -79,6 +79,8 @@ b --pairs=99999999999999999999999
 b --format=xml
 b --suites=timing,bogus
 expect_fail "--bogus" "$bench" --bogus --json="$out/bench.json"
+expect_fail "'--quick' doesn't allow" "$bench" --quick=1 --json="$out/x"
+expect_fail "'--loops' requires" "$bench" --json="$out/x" --loops
 expect_fail "stray" "$bench" --quick --suites=codesize --json="$out/x" stray
 expect_fail "--full" "$bench" --quick --full --json="$out/bench.json"
 expect_fail "$out/none/bench.json" "$bench" --quick --suites=codesize \
