@@ -6,6 +6,9 @@
 #   make bench        the main job: refcount-bench (installs what it is missing)
 #   make install PREFIX=/usr/local DESTDIR=
 #
+# Variables: WERROR= (no -Werror), NEED=true (install no Debian packages),
+# CC, OPT, CFLAGS, LDFLAGS, PREFIX (absolute), LIBDIR, INCDIR, DESTDIR.
+#
 # mk/ holds what every area shares (the breed list, the library recipe, the
 # unit-suite recipe); each area keeps its rules in a fragment beside its
 # sources: tests/tests.mk, tests/reliability.mk, bench/bench.mk,
@@ -23,7 +26,10 @@ VERSION := $(shell sed -n 's/^\#define REFCOUNT_VERSION_\(MAJOR\|MINOR\|PATCH\) 
 	include/refcount/version.h | paste -sd.)
 SOVER   := 0
 
-WARN    := -Wall -Wextra -Werror
+# Warnings are errors; `make WERROR=` (or WERROR=0) turns -Werror off, for
+# packagers whose compilers are newer than the ones this is tested with.
+WERROR  ?= 1
+WARN    := -Wall -Wextra $(if $(filter-out 0 no,$(strip $(WERROR))),-Werror)
 CSTD    := -std=gnu11
 OPT     ?= -O2 -g
 CFLAGS  ?=
@@ -32,6 +38,7 @@ ALL_CFLAGS = $(CSTD) $(OPT) $(WARN) -Iinclude -pthread $(CFLAGS)
 NEED    := mk/need
 
 # The breeds (from the C registry) and the library recipe.
+include mk/args.mk
 include mk/breeds.mk
 include mk/lib.mk
 include mk/unit.mk
@@ -47,7 +54,10 @@ all: lib
 lib: $(B)/librefcount.a $(B)/pic/librefcount.so
 
 # refcount.pc is written at install time, so that it names the PREFIX given
-# to `make install`.
+# to `make install`: an absolute one (checked before anything is built).
+ifneq ($(filter install uninstall,$(MAKECMDGOALS)),)
+$(foreach v,PREFIX LIBDIR INCDIR,$(call need_abspath,$(v)))
+endif
 PC_SED = sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
 	     -e 's|@INCDIR@|$(INCDIR)|' -e 's|@VERSION@|$(VERSION)|'
 
@@ -87,6 +97,7 @@ include tests/tests.mk
 include bench/bench.mk
 include nullblk/nullblk.mk
 include tests/reliability.mk
+include tests/input.mk
 
 check: $(CHECK_TARGETS)
 	@echo "make check: all of $(CHECK_TARGETS) passed"

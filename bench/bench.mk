@@ -5,7 +5,8 @@
 #                      table goes to stdout, the same run's JSON to
 #                      build/bench/bench.json
 #   make plot          PNG charts from build/bench/bench.json (runs the
-#                      benchmark first if there is none) into build/bench/
+#                      benchmark first if there is none) into build/bench/;
+#                      refuses a --quick, partial or stale run
 #   make check-bench   smoke test (part of make check): --quick, then check
 #                      the structure of the JSON, never the speed
 #
@@ -92,9 +93,11 @@ $(BENCH_JSON): | $(BENCH_BIN)
 	$(BENCH_BIN) --format=json $(ARGS) > $@.tmp
 	mv $@.tmp $@
 
-plot: $(BENCH_JSON) bench/plot.sh
+# plot.sh refuses a --quick, partial or stale run (older than the binary,
+# which is brought up to date first).
+plot: $(BENCH_JSON) $(BENCH_BIN) bench/plot.sh
 	@$(NEED) gnuplot-nox jq
-	sh bench/plot.sh $(BENCH_JSON) $(BENCH_DIR)
+	sh bench/plot.sh $(BENCH_JSON) $(BENCH_DIR) $(BENCH_BIN)
 
 check-bench: $(BENCH_BIN)
 	@$(NEED) jq

@@ -29,7 +29,8 @@
  *   report.c       what both reports use: the build, the code size table,
  *                  the kernel's published figures, figures of a cell
  *   report-text.c  print_table(): the text tables on stdout
- *   targets.c      print_targets(): the section that ends the text report
+ *   targets.c      print_targets(): the section that ends the text report,
+ *                  and print_targets_json(), the same for the JSON
  *   report-json.c  print_json(): the same run as one JSON document
  *   util.c         bench_fail() and the progress bar, which the rows call
  *                  too (declared for them in bench/bench.h), and median()
@@ -52,6 +53,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <sys/utsname.h>
+#include <time.h>
 
 #include "bench.h"
 
@@ -90,6 +92,8 @@ struct bench_opt {
 	bool json, progress, full, quick;
 	const char *json_file; /* --json=FILE: the JSON too, to FILE */
 	unsigned int suites; /* bit per enum suite */
+	int argc; /* the arguments as given (without argv[0]), for the JSON */
+	char **argv;
 };
 extern struct bench_opt opt;
 
@@ -100,12 +104,15 @@ struct bench_mach {
 	int cpus[CPU_SETSIZE]; /* the CPUs we may run on */
 	double hz; /* TSC frequency */
 	bool constant_tsc, nonstop_tsc, hypervisor;
-	double load; /* 1-minute load average at start, or -1 */
+	time_t start; /* when the run started */
+	double load[3]; /* 1-, 5-, 15-minute load averages at start, or -1 */
+	double load_end[3]; /* the same after the run */
 	struct utsname uts;
 };
 extern struct bench_mach mach;
 
 void read_machine(void);
+void read_loadavg(double load[3]); /* /proc/loadavg, or -1s */
 double mono(void); /* CLOCK_MONOTONIC_RAW, in seconds */
 
 /* The protections (probe.c): a verdict per row and misuse. */
@@ -143,7 +150,7 @@ extern unsigned int nr_groups;
 void plan(void);
 void run_all(void);
 unsigned int next_threads(unsigned int t);
-double cpu_share(void);
+double cpu_share(void); /* -1 if no single-thread measurement ran */
 const struct group *find_group(enum suite s);
 
 /* Shared by both reports (report.c). */
@@ -175,6 +182,7 @@ bool noisy(const struct cell *c);
 /* The reports: report-text.c, targets.c and report-json.c. */
 void print_table(void);
 void print_targets(void);
+void print_targets_json(FILE *f);
 void print_json(FILE *f);
 
 /* util.c: the progress bar, drawn by bench_progress_draw(), and median(). */

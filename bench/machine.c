@@ -2,10 +2,12 @@
 /*
  * bench/machine.c - the machine refcount-bench runs on
  *
- * read_machine() fills mach: the CPU's name and TSC flags from
- * /proc/cpuinfo, the kernel, the load average, the CPUs this process may
- * run on and the TSC frequency, measured against CLOCK_MONOTONIC_RAW.  It
- * also pins the process to the CPU the single-thread rows run on.
+ * read_machine() fills mach: the CPUs this process may run on (and checks
+ * --cpu against them), the start time and load averages, the CPU's name
+ * and TSC flags from /proc/cpuinfo, the kernel and the TSC frequency,
+ * measured against CLOCK_MONOTONIC_RAW.  It also pins the process to the
+ * CPU the single-thread rows run on, and sets opt.cpu to the pin it reads
+ * back.  read_loadavg() is called again at the end of the run.
  */
 #include "driver.h"
 
@@ -82,34 +84,78 @@ static double measure_hz(void)
 #endif
 }
 
-static void pin_to(int cpu)
+/* The CPUs of @set as a list of ranges, "0-3,8" (for messages). */
+static const char *cpu_list(const cpu_set_t *set, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = 0;
+	for (int c = 0; c < CPU_SETSIZE && n < len; c++) {
+		int e = c;
+
+		if (!CPU_ISSET(c, set))
+			continue;
+		while (e + 1 < CPU_SETSIZE && CPU_ISSET(e + 1, set))
+			e++;
+		n += (size_t)snprintf(buf + n, len - n,
+				      e > c ? "%s%d-%d" : "%s%d", n ? "," : "",
+				      c, e);
+		c = e;
+	}
+	return buf;
+}
+
+/* Pin to @cpu, and return the CPU the affinity mask really holds. */
+static int pin_to(int cpu)
 {
 	cpu_set_t set;
+	char buf[64];
 
 	CPU_ZERO(&set);
 	CPU_SET(cpu, &set);
 	if (sched_setaffinity(0, sizeof(set), &set))
-		fprintf(stderr, "refcount-bench: can't pin to CPU %d: %s\n",
-			cpu, strerror(errno));
+		bench_fail("can't pin to CPU %d: %s", cpu, strerror(errno));
+	CPU_ZERO(&set);
+	if (sched_getaffinity(0, sizeof(set), &set) || CPU_COUNT(&set) != 1 ||
+	    !CPU_ISSET(cpu, &set))
+		bench_fail("pinned to CPU %d, but may run on CPUs %s", cpu,
+			   cpu_list(&set, buf, sizeof(buf)));
+	return cpu;
+}
+
+/* The 1-, 5- and 15-minute load averages from /proc/loadavg, or -1s. */
+void read_loadavg(double load[3])
+{
+	FILE *f = fopen("/proc/loadavg", "r");
+
+	if (!f || fscanf(f, "%lf %lf %lf", &load[0], &load[1], &load[2]) != 3)
+		load[0] = load[1] = load[2] = -1;
+	if (f)
+		fclose(f);
 }
 
 void read_machine(void)
 {
 	cpu_set_t set;
+	char buf[256];
 
-	read_cpuinfo();
-	uname(&mach.uts);
-	if (getloadavg(&mach.load, 1) != 1)
-		mach.load = -1;
 	CPU_ZERO(&set);
-	sched_getaffinity(0, sizeof(set), &set);
+	if (sched_getaffinity(0, sizeof(set), &set))
+		bench_fail("sched_getaffinity: %s", strerror(errno));
 	for (int c = 0; c < CPU_SETSIZE; c++)
 		if (CPU_ISSET(c, &set))
 			mach.cpus[mach.ncpus++] = c;
 	if (!mach.ncpus)
-		mach.cpus[mach.ncpus++] = 0;
-	if (opt.cpu < 0)
-		opt.cpu = mach.cpus[mach.ncpus - 1];
-	pin_to(opt.cpu);
+		bench_fail("sched_getaffinity: no CPU to run on");
+	if (opt.cpu >= 0 && !CPU_ISSET(opt.cpu, &set))
+		bench_fail(
+			"--cpu=%d: not a CPU this process may run on (it may "
+			"run on %s)",
+			opt.cpu, cpu_list(&set, buf, sizeof(buf)));
+	mach.start = time(NULL);
+	read_loadavg(mach.load);
+	read_cpuinfo();
+	uname(&mach.uts);
+	opt.cpu = pin_to(opt.cpu >= 0 ? opt.cpu : mach.cpus[mach.ncpus - 1]);
 	mach.hz = measure_hz();
 }

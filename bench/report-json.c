@@ -3,13 +3,14 @@
  * bench/report-json.c - the JSON report
  *
  * print_json(): the same run as one JSON document: "machine" (the machine,
- * the build and the options), then "results", one object per row of every
- * measurement and per row and operation of the code size table.  The keys
+ * the build, the run and the options), then "results", one object per row
+ * of every measurement and per row and operation of the code size table,
+ * then "targets" (targets.c).  The keys
  * are listed in docs/bench.md; bench/check.jq checks the structure.
  */
 #include "driver.h"
 
-#include <unistd.h>
+#include <time.h>
 
 /* The JSON document goes to jf: stdout, or the --json file. */
 static FILE *jf;
@@ -52,10 +53,11 @@ static void json_cell(const struct group *g, unsigned int i, bool comma)
 	fprintf(jf,
 		", \"cycles_per_op\": %.4f, \"cycles_per_op_min\": %.4f, "
 		"\"cycles_per_op_max\": %.4f, \"mops\": %.3f, "
+		"\"mops_min\": %.3f, \"mops_max\": %.3f, "
 		"\"ratio_to_atomic\": %.4f, \"ratio_min\": %.4f, "
 		"\"ratio_max\": %.4f, \"noisy\": %s",
-		c->med, c->lo, c->hi, mops(c->med), c->rmed, c->rlo, c->rhi,
-		noisy(c) ? "true" : "false");
+		c->med, c->lo, c->hi, mops(c->med), mops(c->hi), mops(c->lo),
+		c->rmed, c->rlo, c->rhi, noisy(c) ? "true" : "false");
 	if (g->suite == TIMING) {
 		double k = kernel_ratio(impls[i]->name);
 
@@ -75,21 +77,65 @@ static void json_cell(const struct group *g, unsigned int i, bool comma)
 	fprintf(jf, "}");
 }
 
+/* "key": {"start": [1, 5, 15 minutes], "end": [...]} */
+static void json_loadavg(void)
+{
+	const double *l[2] = { mach.load, mach.load_end };
+
+	fprintf(jf, ",\n    \"loadavg\": {");
+	for (int i = 0; i < 2; i++) {
+		fprintf(jf, "%s\"%s\": ", i ? ", " : "", i ? "end" : "start");
+		if (l[i][0] < 0)
+			fprintf(jf, "null");
+		else
+			fprintf(jf, "[%.2f, %.2f, %.2f]", l[i][0], l[i][1],
+				l[i][2]);
+	}
+	fprintf(jf, "}");
+}
+
+/* The run: version, start time (UTC), arguments and suites. */
+static void json_run(void)
+{
+	char date[32];
+	struct tm tm;
+
+	gmtime_r(&mach.start, &tm);
+	strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	json_kv("version", BENCH_VERSION, true);
+	json_kv("date", date, true);
+	fprintf(jf, ",\n    \"args\": [");
+	for (int a = 0; a < opt.argc; a++) {
+		fprintf(jf, "%s", a ? ", " : "");
+		json_str(opt.argv[a]);
+	}
+	fprintf(jf, "], \"suites\": [");
+	for (int k = 0, n = 0; k < NR_SUITES; k++)
+		if (opt.suites & 1u << k)
+			fprintf(jf, "%s\"%s\"", n++ ? ", " : "",
+				suite_names[k]);
+	fprintf(jf, "]");
+}
+
 void print_json(FILE *f)
 {
-	char host[HOST_NAME_MAX + 1] = "";
 	bool comma = false;
 
 	jf = f;
-	gethostname(host, sizeof(host) - 1);
 	fprintf(jf, "{\n  \"machine\": {");
 	json_kv("cpu", mach.cpu, false);
 	fprintf(jf, ",\n    \"cpus\": %u, \"tsc_hz\": %.0f", mach.ncpus,
 		mach.hz);
+	json_loadavg();
+	if (cpu_share() >= 0)
+		fprintf(jf, ", \"cpu_share\": %.4f", cpu_share());
+	else
+		fprintf(jf, ", \"cpu_share\": null");
 	json_kv("kernel", mach.uts.release, true);
 	json_kv("arch", mach.uts.machine, true);
 	json_kv("compiler", compiler(), true);
 	json_kv("cflags", bench_cflags, true);
+	json_run();
 	fprintf(jf,
 		",\n    \"rounds\": %u, \"pinned_cpu\": %d, "
 		"\"timing_loops\": %llu, \"full\": %s, \"quick\": %s",
@@ -136,5 +182,7 @@ void print_json(FILE *f)
 			fprintf(jf, "}");
 		}
 	}
-	fprintf(jf, "\n  ]\n}\n");
+	fprintf(jf, "\n  ],\n");
+	print_targets_json(jf);
+	fprintf(jf, "\n}\n");
 }

@@ -58,12 +58,12 @@ static void print_header(void)
 #else
 	printf("clock:    no TSC here: 'cycles' are nanoseconds\n");
 #endif
-	if (mach.load >= 0)
+	if (mach.load[0] >= 0)
 		printf("load:     %.2f (1-minute load average at start)%s\n",
-		       mach.load,
-		       mach.load > 0.5 ? "; other work was running: expect "
-					 "noise" :
-					 "");
+		       mach.load[0],
+		       mach.load[0] > 0.5 ? "; other work was running: expect "
+					    "noise" :
+					    "");
 	printf("compiler: %s\n", compiler());
 	printf("flags:    %s\n", bench_cflags);
 	printf("method:   %u rounds after 1 warm-up round, rows interleaved "
@@ -318,8 +318,10 @@ void print_table(void)
 		printf("\nNo measurement had min-max wider than %.0f%% of its "
 		       "median.\n",
 		       NOISY * 100);
-	printf("Single-thread measurements had their CPU %.1f%% of the "
-	       "time%s\n",
-	       cpu_share() * 100,
-	       cpu_share() < 0.97 ? ": other processes took the rest." : ".");
+	if (cpu_share() >= 0)
+		printf("Single-thread measurements had their CPU %.1f%% of the "
+		       "time%s\n",
+		       cpu_share() * 100,
+		       cpu_share() < 0.97 ? ": other processes took the rest." :
+					    ".");
 }

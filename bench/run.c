@@ -189,10 +189,13 @@ static uint64_t measure(struct group *g, const struct bench_impl *impl,
 	return measure_single(g, impl, work);
 }
 
-/* The share of the wall time single-thread measurements had a CPU. */
+/*
+ * The share of the wall time single-thread measurements had a CPU: their
+ * thread's CPU time over their wall time; -1 if none ran.
+ */
 double cpu_share(void)
 {
-	return single_wall_s > 0 ? single_cpu_s / single_wall_s : 1;
+	return single_wall_s > 0 ? single_cpu_s / single_wall_s : -1;
 }
 
 static void run_group(struct group *g)

@@ -5,11 +5,14 @@
  * Figures, never tests: the target row (the default breed) against the
  * baseline, in the timing loop and under contention; the peers probed with
  * at least the target's protections; and the target's time over each
- * peer's, median per round.
+ * peer's, median per round.  print_targets() prints them as text,
+ * print_targets_json() as the JSON document's "targets" object.
  */
 #include "driver.h"
 
 #include <stdio.h>
+
+#define WITHIN 0.02 /* the target: within 2% of the baseline */
 
 /* Rows whose probed protections include all of @i's. */
 static bool covers(unsigned int j, unsigned int i)
@@ -31,26 +34,54 @@ static double versus(const struct group *g, unsigned int a, unsigned int b)
 	return median(v, opt.rounds, NULL, NULL);
 }
 
-/* The range of versus() over the groups of one suite: "lo-hi". */
-static const char *versus_range(enum suite su, unsigned int a, unsigned int b,
-				char *buf, size_t len)
+/* The range of versus() over the groups of one suite; false if none ran. */
+static bool versus_range(enum suite su, unsigned int a, unsigned int b,
+			 double *lo, double *hi)
 {
-	double lo = 1e9, hi = 0;
-
+	*lo = 1e9;
+	*hi = 0;
 	for (unsigned int k = 0; k < nr_groups; k++) {
 		double v;
 
 		if (groups[k].suite != su)
 			continue;
 		v = versus(&groups[k], a, b);
-		lo = v < lo ? v : lo;
-		hi = v > hi ? v : hi;
+		*lo = v < *lo ? v : *lo;
+		*hi = v > *hi ? v : *hi;
 	}
-	if (hi == 0)
-		snprintf(buf, len, "-");
-	else
+	return *hi > 0;
+}
+
+/* The same as text: "lo-hi", or "-". */
+static const char *range_text(enum suite su, unsigned int a, unsigned int b,
+			      char *buf, size_t len)
+{
+	double lo, hi;
+
+	if (versus_range(su, a, b, &lo, &hi))
 		snprintf(buf, len, "%.3f-%.3f", lo, hi);
+	else
+		snprintf(buf, len, "-");
 	return buf;
+}
+
+/* The contention groups: how many met the target, and the worst one. */
+static const struct group *contention_worst(unsigned int *n, unsigned int *met)
+{
+	const struct group *worst = NULL;
+
+	*n = *met = 0;
+	for (unsigned int k = 0; k < nr_groups; k++) {
+		const struct group *g = &groups[k];
+
+		if (g->suite != CONTENTION)
+			continue;
+		++*n;
+		*met += g->cell[target].rmed <= 1 + WITHIN;
+		if (!worst || g->cell[target].rmed > worst->cell[target].rmed)
+			worst = g;
+	}
+	return worst;
 }
 
 void print_targets(void)
@@ -58,26 +89,17 @@ void print_targets(void)
 	const struct bench_impl *si = impls[target], *bi = impls[baseline];
 	unsigned int s = target;
 	const struct group *t = find_group(TIMING);
-	const struct group *worst = NULL;
-	unsigned int n = 0, met = 0;
+	const struct group *worst;
+	unsigned int n, met;
 	char b1[32], b2[32];
 
 	printf("\nTargets (benchmark figures, not tests)\n"
-	       "  %s within 2%% of %s:\n",
-	       si->name, bi->name);
+	       "  %s within %.0f%% of %s:\n",
+	       si->name, WITHIN * 100, bi->name);
 	if (t)
 		printf("    timing loop: %.3fx, %s\n", t->cell[s].rmed,
-		       t->cell[s].rmed <= 1.02 ? "met" : "missed");
-	for (unsigned int k = 0; k < nr_groups; k++) {
-		const struct group *g = &groups[k];
-
-		if (g->suite != CONTENTION)
-			continue;
-		n++;
-		met += g->cell[s].rmed <= 1.02;
-		if (!worst || g->cell[s].rmed > worst->cell[s].rmed)
-			worst = g;
-	}
+		       t->cell[s].rmed <= 1 + WITHIN ? "met" : "missed");
+	worst = contention_worst(&n, &met);
 	if (worst)
 		printf("    contention: met at %u of %u (threads x pattern); "
 		       "worst %.3fx (%s, %u threads)\n",
@@ -104,7 +126,69 @@ void print_targets(void)
 			printf("%8.3f", versus(t, s, j));
 		else
 			printf("%8s", "-");
-		printf(" %14s", versus_range(CONTENTION, s, j, b1, sizeof(b1)));
-		printf(" %14s\n", versus_range(OBJECTS, s, j, b2, sizeof(b2)));
+		printf(" %14s", range_text(CONTENTION, s, j, b1, sizeof(b1)));
+		printf(" %14s\n", range_text(OBJECTS, s, j, b2, sizeof(b2)));
 	}
+}
+
+/* "key": lo, "key": hi of versus_range(), or nulls. */
+static void json_range(FILE *f, const char *key, enum suite su, unsigned int j)
+{
+	double lo, hi;
+
+	if (versus_range(su, target, j, &lo, &hi))
+		fprintf(f, ", \"%s_min\": %.4f, \"%s_max\": %.4f", key, lo, key,
+			hi);
+	else
+		fprintf(f, ", \"%s_min\": null, \"%s_max\": null", key, key);
+}
+
+/* The same figures in the JSON document: its "targets" object. */
+void print_targets_json(FILE *f)
+{
+	const struct group *t = find_group(TIMING), *worst;
+	unsigned int n, met;
+
+	/* row names are plain ASCII (bench/bench.h): no escaping needed */
+	fprintf(f,
+		"  \"targets\": {\n    \"target\": \"%s\", \"baseline\": "
+		"\"%s\", \"within\": %.2f,\n    \"timing\": ",
+		impls[target]->name, impls[baseline]->name, WITHIN);
+	if (t)
+		fprintf(f, "{\"ratio\": %.4f, \"met\": %s}",
+			t->cell[target].rmed,
+			t->cell[target].rmed <= 1 + WITHIN ? "true" : "false");
+	else
+		fprintf(f, "null");
+	fprintf(f, ",\n    \"contention\": ");
+	worst = contention_worst(&n, &met);
+	if (worst)
+		fprintf(f,
+			"{\"met\": %u, \"of\": %u, \"worst_ratio\": %.4f, "
+			"\"worst_pattern\": \"%s\", \"worst_threads\": %u}",
+			met, n, worst->cell[target].rmed,
+			worst->lookup ? "lookup" : "getput", worst->threads);
+	else
+		fprintf(f, "null");
+	fprintf(f, ",\n    \"peers_with_same_protections\": [");
+	n = 0;
+	for (unsigned int j = 0; j < NR_IMPLS; j++)
+		if (impls[j]->kind == BENCH_ROW_PEER && covers(j, target))
+			fprintf(f, "%s\"%s\"", n++ ? ", " : "", impls[j]->name);
+	fprintf(f, "],\n    \"versus\": [");
+	n = 0;
+	for (unsigned int j = 0; j < NR_IMPLS; j++) {
+		if (impls[j]->kind != BENCH_ROW_PEER)
+			continue;
+		fprintf(f, "%s\n      {\"peer\": \"%s\", \"timing\": ",
+			n++ ? "," : "", impls[j]->name);
+		if (t)
+			fprintf(f, "%.4f", versus(t, target, j));
+		else
+			fprintf(f, "null");
+		json_range(f, "contention", CONTENTION, j);
+		json_range(f, "objects", OBJECTS, j);
+		fprintf(f, "}");
+	}
+	fprintf(f, "\n    ]\n  }");
 }

@@ -18,7 +18,8 @@ void bench_fail(const char *fmt, ...)
 	va_list ap;
 
 	fflush(stdout);
-	fputs("\nrefcount-bench: FAILED: ", stderr);
+	bar_clear(); /* the message starts the line the bar was on */
+	fputs("refcount-bench: FAILED: ", stderr);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);

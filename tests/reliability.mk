@@ -74,6 +74,7 @@ $(foreach f,$(REL_FLAVOURS),$(eval $(call REL_LIB,$(f))))
 # --- differential fuzzing ------------------------------------------------
 
 FUZZ_SECONDS ?= 60
+$(call need_posint,FUZZ_SECONDS)
 FUZZ_SRCS := tests/fuzz/fuzz.c tests/fuzz/model.c
 REL_LDFLAGS_fuzz_fuzz := -fsanitize=fuzzer
 FUZZ_OPTS := -max_len=256 -timeout=10 -print_final_stats=1
@@ -154,6 +155,8 @@ CHECK_TARGETS += check-fuzz-replay check-regress check-ordering
 # Operations per breed and sanitizer build: 4 breeds x 2.5e7 = 10^8 each.
 STRESS_OPS ?= 25000000
 STRESS_THREADS ?= 4
+$(call need_posint,STRESS_OPS)
+$(call need_posint,STRESS_THREADS)
 STRESS_CTL_OPS := 2000000
 
 $(foreach f,asan tsan,$(foreach b,$(BREEDS),\
