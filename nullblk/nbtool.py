@@ -31,6 +31,8 @@ import subprocess
 import sys
 import time
 
+import nbcheck
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 JOBFILE = os.path.join(HERE, "jobs", "randread-4k.fio")
 # The breeds, from --breeds (set by main), and the one the others are
@@ -241,51 +243,6 @@ def check_asan(c, so, cc):
           % (runs, len(faults)))
 
 
-def bad_options():
-    """option=value, and what the message must name."""
-    return [
-        ("path=bogus", ["failed parsing path=bogus"] + list(PATHS)),
-        ("refcount=nope", ["failed parsing refcount=nope"] + BREEDS),
-        ("queue_mode=3", ["failed parsing queue_mode=3", "bio-based",
-                          "legacy single queue", "blk-mq"]),
-        ("irqmode=7", ["failed parsing irqmode=7", "none", "softirq",
-                       "timer"]),
-        ("hw_queue_depth=0", ["hw_queue_depth: min value out of range"]),
-        ("submit_queues=0", ["submit_queues: min value out of range"]),
-        ("completion_nsec=abc", ["failed parsing completion_nsec=abc"]),
-    ]
-
-
-def check_bad_options(c, so, tmp):
-    """Bad values fail the job, naming the option and accepted values."""
-    bad = bad_options()
-    for opt, needles in bad:
-        rc, out, err = run(fio_cmd(so, "--" + opt, "--size=1m"))
-        text = out + err
-        c.ok(rc != 0 and all(n in text for n in needles),
-             "command line --%s: exit %d, message lacks %s" % (
-                 opt, rc, [n for n in needles if n not in text]), text)
-        jf = os.path.join(tmp, "bad.fio")
-        with open(jf, "w") as f:
-            f.write("[global]\nioengine=external:%s\nrw=randread\n"
-                    "size=1m\n[nb]\n%s\n" % (os.path.abspath(so), opt))
-        rc, out, err = run(["fio", jf])
-        text = out + err
-        # in a job file fio names the option without the value
-        needles = [re.sub(r"(failed parsing \w+)=.*", r"\1", n)
-                   for n in needles]
-        c.ok(rc != 0 and all(n in text for n in needles),
-             "job file %s: exit %d" % (opt, rc), text)
-    # a combination null_blk cannot do: init fails with fio's error
-    rc, out, err = run(fio_cmd(so, "--path=legacy-blkcg", "--queue_mode=2",
-                               "--size=1m"))
-    c.ok(rc != 0 and "needs queue_mode=1" in err and
-         "io engine nullblk init failed" in err,
-         "path=legacy-blkcg with queue_mode=2 accepted", err)
-    print("check-nullblk: %d bad option values rejected, on the command "
-          "line and in job files" % (len(bad) + 1))
-
-
 def cmd_check(a):
     if not shutil.which("fio"):
         print("check-nullblk: SKIPPED: fio is not installed")
@@ -293,13 +250,20 @@ def cmd_check(a):
     c = Checker()
     tmp = os.path.join(os.path.dirname(os.path.abspath(a.so)), "nullblk")
     os.makedirs(tmp, exist_ok=True)
+    checks = [
+        ("paths", lambda: check_paths(c, a.so)),
+        ("as-typed", lambda: check_as_typed(c, a.so)),
+        ("jobfile", lambda: check_jobfile(c, a.so, tmp)),
+        ("op-counts", lambda: check_op_counts(c, a.count_so)),
+        ("asan", lambda: check_asan(c, a.asan_so, a.cc)),
+        ("bad-options", lambda: nbcheck.check_bad_options(c, a.so, tmp,
+                                                          BREEDS)),
+        ("start-line", lambda: nbcheck.check_start_line(c, a.so, BREEDS)),
+    ]
     t0 = time.time()
-    check_paths(c, a.so)
-    check_as_typed(c, a.so)
-    check_jobfile(c, a.so, tmp)
-    check_op_counts(c, a.count_so)
-    check_asan(c, a.asan_so, a.cc)
-    check_bad_options(c, a.so, tmp)
+    for name, fn in checks:
+        if not a.only or name in a.only.split(","):
+            fn()
     if c.failed:
         print("check-nullblk: %d of %d checks FAILED" %
               (len(c.failed), len(c.failed) + c.passed), file=sys.stderr)
@@ -506,6 +470,9 @@ def main():
     c.add_argument("--count-so", required=True)
     c.add_argument("--asan-so", required=True)
     c.add_argument("--cc", default="cc")
+    c.add_argument("--only", help="comma-separated checks to run (paths, "
+                   "as-typed, jobfile, op-counts, asan, bad-options, "
+                   "start-line); default all")
     b = sub.add_parser("bench")
     b.add_argument("--so", required=True)
     b.add_argument("--cycles-json", default="build/nullblk-bench-cycles.json")
