@@ -6,13 +6,16 @@ exit, and nothing run or written:
 
   * the engine's options, on fio's command line and in a job file: fio's
     parser refuses path= and refcount=, the engine's own parser the
-    numbers, once, before any job starts.
+    numbers, once, before any job starts;
+  * make nullblk-bench's NB_* variables, refused before the timing suite
+    or fio runs, and without touching the bench's JSON.
 
 It also holds the engine to its start line: one line per job on stderr
 naming breed, path and irqmode, with fio's JSON on stdout left whole.
 """
 import json
 import os
+import time
 
 import nbtool as nb
 
@@ -107,3 +110,54 @@ def check_start_line(c, so, breeds):
          "stdout of --output-format=json is not fio's JSON alone", out)
     print("check-nullblk: each job names its breed, path and irqmode on "
           "stderr; fio's JSON stays whole")
+
+
+def bad_bench_args():
+    """make nullblk-bench VAR=value, and the message it must give."""
+    time_form = "an integer with an optional unit us, ms, s, m, h or d"
+    return [
+        ("NB_REPEAT=0", "NB_REPEAT=0: not an integer > 0"),
+        ("NB_REPEAT=-2", "NB_REPEAT=-2: not an integer > 0"),
+        ("NB_REPEAT=two", "NB_REPEAT=two: not an integer > 0"),
+        ("NB_RUNTIME=bogus", "NB_RUNTIME=bogus: not a fio time > 0, "
+         + time_form),
+        ("NB_RUNTIME=0", "NB_RUNTIME=0: not a fio time > 0"),
+        ("NB_RUNTIME=", "NB_RUNTIME=: not a fio time > 0"),
+        ("NB_RUNTIME=1sec", "NB_RUNTIME=1sec: not a fio time > 0"),
+        ("NB_RAMP=-1s", "NB_RAMP=-1s: not a fio time >= 0, " + time_form),
+        ("NB_RAMP=1.5s", "NB_RAMP=1.5s: not a fio time >= 0"),
+        ("NB_QUICK=yes", "NB_QUICK=yes: not 1, 0 or empty"),
+    ]
+
+
+def check_bench_args(c, json_path):
+    """make nullblk-bench refuses bad NB_* values before it runs or
+    builds anything, and leaves its JSON as it was."""
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL", "MAKEOVERRIDES")}
+    root = os.path.dirname(nb.HERE)
+
+    def stat():
+        try:
+            st = os.stat(json_path)
+            return (st.st_mtime_ns, st.st_size)
+        except FileNotFoundError:
+            return None
+
+    bad = bad_bench_args()
+    for arg, needle in bad:
+        before = stat()
+        t0 = time.time()
+        rc, out, err = nb.run(["make", "-C", root, "--no-print-directory",
+                               "nullblk-bench", arg], env=env, clear=True,
+                              timeout=600)
+        secs = time.time() - t0
+        text = out + err
+        c.ok(rc != 0 and "nullblk-bench: " + needle in err and
+             "Traceback" not in text and "--suites=timing" not in text and
+             "fio-nullblk.so" not in out and secs < 30 and stat() == before,
+             "make nullblk-bench %s: exit %d after %.0f s, JSON %s, message"
+             " lacks %r" % (arg, rc, secs, "untouched" if stat() == before
+                            else "rewritten", needle), text)
+    print("check-nullblk: %d bad NB_* values refused by make nullblk-bench "
+          "before it runs anything" % len(bad))
