@@ -494,7 +494,6 @@ static void nb_dev_destroy(struct nb_dev *dev, struct nb_stats *st);
 static struct nb_dev *nb_dev_create(const struct nb_opts *o, const char **err)
 {
 	struct nb_dev *dev = calloc(1, sizeof(*dev));
-	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 
 	*err = NULL;
 	if (o->path == NB_PATH_LEGACY_BLKCG && o->queue_mode != NULL_Q_RQ)
@@ -510,11 +509,7 @@ static struct nb_dev *nb_dev_create(const struct nb_opts *o, const char **err)
 		return NULL;
 	}
 	dev->o = *o;
-	/* null_blk clamps submit_queues to [1, nr_cpu_ids] */
-	if (dev->o.submit_queues > (unsigned int)ncpu)
-		dev->o.submit_queues = (unsigned int)ncpu;
-	if (!dev->o.submit_queues)
-		dev->o.submit_queues = 1;
+	/* 1 to the CPU count: the engine refuses others (null_blk clamps) */
 	dev->nr_hctx = dev->o.submit_queues;
 	pthread_spin_init(&dev->queue_lock, PTHREAD_PROCESS_PRIVATE);
 	pthread_mutex_init(&dev->task_lock, NULL);

@@ -18,6 +18,12 @@
  * the summary line of the breed's header (breed-help.h, which
  * nullblk/nullblk.mk writes from those headers).
  */
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <string.h>
+#include <unistd.h>
+
 #include <fio.h>
 #include <optgroup.h>
 
@@ -44,11 +50,44 @@ _Static_assert(NB_NR_BREEDS <= PARSE_MAX_VP, "more breeds than fio's posval");
 	.help = hlp, .def = dflt, .category = FIO_OPT_C_ENGINE,                \
 	.group = FIO_OPT_G_INVALID
 
+/*
+ * The numeric options are parsed by the engine (nb_parse_num), not by fio:
+ * fio reads "-1" as a range from "" to "1", warns about its first half and
+ * runs with the default, and it knows no CPU count for submit_queues.  So
+ * they are strings to fio, with no offset, and a callback per option.  The
+ * callback refuses anything but a decimal integer that is one of .posval
+ * or within [.minval, .maxval] (these also feed fio --enghelp), naming the
+ * option, the value and what it accepts; fio then fails parsing, before any
+ * job starts.
+ */
+#define NB_NUM_OPT(nm, ln, field, hlp, dflt)                                   \
+	.name = nm, .lname = ln, .cb = parse_##field, .help = hlp,             \
+	.def = dflt, .type = FIO_OPT_STR_STORE, .category = FIO_OPT_C_ENGINE,  \
+	.group = FIO_OPT_G_INVALID
+
+static int nb_parse_num(const char *name, const char *s, unsigned long long *v);
+
+#define NB_NUM_PARSER(field)                                                   \
+	static int parse_##field(void *data, const char *s)                    \
+	{                                                                      \
+		struct nb_opts *o = data;                                      \
+		unsigned long long v;                                          \
+                                                                               \
+		if (nb_parse_num(#field, s, &v))                               \
+			return 1;                                              \
+		o->field = (__typeof__(o->field))v;                            \
+		return 0;                                                      \
+	}
+NB_NUM_PARSER(queue_mode)
+NB_NUM_PARSER(submit_queues)
+NB_NUM_PARSER(hw_queue_depth)
+NB_NUM_PARSER(irqmode)
+NB_NUM_PARSER(completion_nsec)
+
 static struct fio_option options[] = {
 	{
-		NB_OPT("queue_mode", "null_blk queue mode", queue_mode,
-		       "null_blk queue_mode", "2"),
-		.type = FIO_OPT_INT,
+		NB_NUM_OPT("queue_mode", "null_blk queue mode", queue_mode,
+			   "null_blk queue_mode", "2"),
 		.posval = {
 			{ .ival = "0", .oval = NULL_Q_BIO,
 			  .help = "bio-based (make_request_fn)" },
@@ -58,24 +97,22 @@ static struct fio_option options[] = {
 		},
 	},
 	{
-		NB_OPT("submit_queues", "null_blk submit queues", submit_queues,
-		       "hardware (or driver) queues, at most the CPU count",
-		       "1"),
-		.type = FIO_OPT_INT,
+		/* .maxval: the online CPUs, set when the engine is loaded */
+		NB_NUM_OPT("submit_queues", "null_blk submit queues",
+			   submit_queues,
+			   "hardware or driver queues, at most the CPUs online",
+			   "1"),
 		.minval = 1,
-		.maxval = 4096,
 	},
 	{
-		NB_OPT("hw_queue_depth", "null_blk queue depth", hw_queue_depth,
-		       "tags per hardware queue", "64"),
-		.type = FIO_OPT_INT,
+		NB_NUM_OPT("hw_queue_depth", "null_blk queue depth",
+			   hw_queue_depth, "tags per hardware queue", "64"),
 		.minval = 1,
 		.maxval = 1 << 16,
 	},
 	{
-		NB_OPT("irqmode", "null_blk IRQ mode", irqmode,
-		       "how requests complete", "1"),
-		.type = FIO_OPT_INT,
+		NB_NUM_OPT("irqmode", "null_blk IRQ mode", irqmode,
+			   "how requests complete", "1"),
 		.posval = {
 			{ .ival = "0", .oval = NULL_IRQ_NONE,
 			  .help = "none: inline, in the submitter" },
@@ -86,10 +123,9 @@ static struct fio_option options[] = {
 		},
 	},
 	{
-		NB_OPT("completion_nsec", "null_blk completion time",
-		       completion_nsec, "completion delay with irqmode=2 (ns)",
-		       "10000"),
-		.type = FIO_OPT_ULL,
+		NB_NUM_OPT("completion_nsec", "null_blk completion time",
+			   completion_nsec,
+			   "completion delay with irqmode=2, in ns", "10000"),
 		.maxval = 10000000000ULL,
 	},
 	{
@@ -125,6 +161,53 @@ static struct fio_option options[] = {
 		.name = NULL,
 	},
 };
+
+static struct fio_option *nb_option(const char *name)
+{
+	struct fio_option *o;
+
+	for (o = options; o->name; o++)
+		if (!strcmp(o->name, name))
+			break;
+	return o;
+}
+
+/* null_blk clamps submit_queues to [1, nr_cpu_ids]; the engine refuses */
+__attribute__((constructor)) static void nb_options_init(void)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+
+	nb_option("submit_queues")->maxval = ncpu > 0 ? (unsigned)ncpu : 1;
+}
+
+static int nb_parse_num(const char *name, const char *s, unsigned long long *v)
+{
+	const struct fio_option *o = nb_option(name);
+	const struct value_pair *vp;
+	char *end;
+
+	errno = 0;
+	*v = strtoull(s, &end, 10);
+	if (!isdigit((unsigned char)*s) || *end || errno)
+		*v = ULLONG_MAX; /* matches no value and is out of range */
+	if (!o->posval[0].ival) {
+		if (*v >= (unsigned long long)o->minval && *v <= o->maxval)
+			return 0;
+		log_err("nullblk: %s=%s: must be an integer from %d to %llu "
+			"(%s)\n",
+			name, s, o->minval, o->maxval, o->help);
+		return 1;
+	}
+	for (vp = o->posval; vp->ival; vp++)
+		if (*v == vp->oval)
+			return 0;
+	log_err("nullblk: %s=%s: must be one of", name, s);
+	for (vp = o->posval; vp->ival; vp++)
+		log_err("%s %s (%s)", vp == o->posval ? "" : ",", vp->ival,
+			vp->help);
+	log_err("\n");
+	return 1;
+}
 
 /* ---- devices: one per distinct option set, shared by the jobs ---------- */
 
@@ -243,8 +326,11 @@ static int fio_nullblk_init(struct thread_data *td)
 	const char *err = NULL;
 	struct nb_job *j;
 
+	/* the parser checked each value; these fail only on a foreign fio */
 	if (td->io_ops != &ioengine || !o || o->breed >= NB_NR_BREEDS ||
-	    o->path >= NB_NR_PATHS) {
+	    o->path >= NB_NR_PATHS || o->queue_mode > NULL_Q_MQ ||
+	    o->irqmode > NULL_IRQ_TIMER || !o->submit_queues ||
+	    !o->hw_queue_depth) {
 		log_err("nullblk: engine options missing: was this engine "
 			"built against the headers of this fio?\n");
 		return 1;
@@ -273,6 +359,11 @@ static int fio_nullblk_init(struct thread_data *td)
 		return 1;
 	}
 	td->io_ops_data = j;
+	/* stderr: stdout may be fio's JSON */
+	log_err("nullblk: job %s: refcount=%s path=%s queue_mode=%u "
+		"irqmode=%u\n",
+		td->o.name, j->ops->name, path_names[o->path], o->queue_mode,
+		o->irqmode);
 	return 0;
 }
 

@@ -10,11 +10,12 @@
       to show the checks catch them), and bad option values.
 
   nbtool.py --breeds "B1 B2 ..." bench --so SO [--cycles-json FILE]
-            [--runtime T --ramp T --repeat N]
+            [--runtime T --ramp T --repeat N --quick[=1|0]] [--check-args]
       `make nullblk-bench`: nullblk/jobs/randread-4k.fio over path x irqmode
       x iodepth x numjobs, breeds side by side in each fio run, in rotated
       order, repeated; prints IOPS and clat p50/p99/p99.9 per breed as
-      ratios to atomic, with the analytic bound.
+      ratios to atomic, with the analytic bound.  The values are checked
+      first (--check-args: only that), naming make's NB_* variable.
 
   --breeds is make's $(BREEDS): the breeds of the C registry, in its order,
   which is the order of the columns and rows printed.
@@ -30,6 +31,8 @@ import statistics
 import subprocess
 import sys
 import time
+
+import nbcheck
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 JOBFILE = os.path.join(HERE, "jobs", "randread-4k.fio")
@@ -64,8 +67,10 @@ def fio_cmd(so, *opts):
             "--rw=randread", "--bs=4k", "--name=nb"] + list(opts)
 
 
-def run(cmd, env=None, timeout=120):
-    e = dict(os.environ)
+def run(cmd, env=None, timeout=120, clear=False):
+    """Run @cmd; @env is added to the environment, or is all of it when
+    @clear.  Returns (exit status, stdout, stderr)."""
+    e = {} if clear else dict(os.environ)
     e.update(env or {})
     p = subprocess.run(cmd, env=e, stdout=subprocess.PIPE,
                        stderr=subprocess.PIPE, text=True, timeout=timeout)
@@ -241,51 +246,6 @@ def check_asan(c, so, cc):
           % (runs, len(faults)))
 
 
-def bad_options():
-    """option=value, and what the message must name."""
-    return [
-        ("path=bogus", ["failed parsing path=bogus"] + list(PATHS)),
-        ("refcount=nope", ["failed parsing refcount=nope"] + BREEDS),
-        ("queue_mode=3", ["failed parsing queue_mode=3", "bio-based",
-                          "legacy single queue", "blk-mq"]),
-        ("irqmode=7", ["failed parsing irqmode=7", "none", "softirq",
-                       "timer"]),
-        ("hw_queue_depth=0", ["hw_queue_depth: min value out of range"]),
-        ("submit_queues=0", ["submit_queues: min value out of range"]),
-        ("completion_nsec=abc", ["failed parsing completion_nsec=abc"]),
-    ]
-
-
-def check_bad_options(c, so, tmp):
-    """Bad values fail the job, naming the option and accepted values."""
-    bad = bad_options()
-    for opt, needles in bad:
-        rc, out, err = run(fio_cmd(so, "--" + opt, "--size=1m"))
-        text = out + err
-        c.ok(rc != 0 and all(n in text for n in needles),
-             "command line --%s: exit %d, message lacks %s" % (
-                 opt, rc, [n for n in needles if n not in text]), text)
-        jf = os.path.join(tmp, "bad.fio")
-        with open(jf, "w") as f:
-            f.write("[global]\nioengine=external:%s\nrw=randread\n"
-                    "size=1m\n[nb]\n%s\n" % (os.path.abspath(so), opt))
-        rc, out, err = run(["fio", jf])
-        text = out + err
-        # in a job file fio names the option without the value
-        needles = [re.sub(r"(failed parsing \w+)=.*", r"\1", n)
-                   for n in needles]
-        c.ok(rc != 0 and all(n in text for n in needles),
-             "job file %s: exit %d" % (opt, rc), text)
-    # a combination null_blk cannot do: init fails with fio's error
-    rc, out, err = run(fio_cmd(so, "--path=legacy-blkcg", "--queue_mode=2",
-                               "--size=1m"))
-    c.ok(rc != 0 and "needs queue_mode=1" in err and
-         "io engine nullblk init failed" in err,
-         "path=legacy-blkcg with queue_mode=2 accepted", err)
-    print("check-nullblk: %d bad option values rejected, on the command "
-          "line and in job files" % (len(bad) + 1))
-
-
 def cmd_check(a):
     if not shutil.which("fio"):
         print("check-nullblk: SKIPPED: fio is not installed")
@@ -293,13 +253,23 @@ def cmd_check(a):
     c = Checker()
     tmp = os.path.join(os.path.dirname(os.path.abspath(a.so)), "nullblk")
     os.makedirs(tmp, exist_ok=True)
+    checks = [
+        ("paths", lambda: check_paths(c, a.so)),
+        ("as-typed", lambda: check_as_typed(c, a.so)),
+        ("jobfile", lambda: check_jobfile(c, a.so, tmp)),
+        ("op-counts", lambda: check_op_counts(c, a.count_so)),
+        ("asan", lambda: check_asan(c, a.asan_so, a.cc)),
+        ("bad-options", lambda: nbcheck.check_bad_options(c, a.so, tmp,
+                                                          BREEDS)),
+        ("start-line", lambda: nbcheck.check_start_line(c, a.so, BREEDS)),
+        ("bench-args", lambda: nbcheck.check_bench_args(
+            c, os.path.join(os.path.dirname(os.path.abspath(a.so)),
+                            "nullblk-bench.json"))),
+    ]
     t0 = time.time()
-    check_paths(c, a.so)
-    check_as_typed(c, a.so)
-    check_jobfile(c, a.so, tmp)
-    check_op_counts(c, a.count_so)
-    check_asan(c, a.asan_so, a.cc)
-    check_bad_options(c, a.so, tmp)
+    for name, fn in checks:
+        if not a.only or name in a.only.split(","):
+            fn()
     if c.failed:
         print("check-nullblk: %d of %d checks FAILED" %
               (len(c.failed), len(c.failed) + c.passed), file=sys.stderr)
@@ -364,7 +334,44 @@ METRICS = [("iops", "IOPS"), ("p50", "p50"), ("p99", "p99"),
            ("p99.9", "p99.9")]
 
 
+# fio's time values (parse.c: check_str_time, get_mult_time): an integer,
+# then seconds or a unit, in any case
+FIO_TIME_RE = re.compile(r"[0-9]+(us|usec|ms|msec|s|m|h|d)?", re.I)
+TIME_FORM = ("an integer with an optional unit us, ms, s, m, h or d "
+             "(e.g. 200ms, 1s)")
+
+
+def bench_arg_errors(a):
+    """The bad ones among make nullblk-bench's NB_* values, as messages."""
+    def time_ok(v, positive):
+        return bool(FIO_TIME_RE.fullmatch(v)) and (
+            not positive or int(re.match("[0-9]+", v)[0]) > 0)
+
+    checks = [
+        ("NB_RUNTIME", a.runtime, time_ok(a.runtime, True),
+         "a fio time > 0, " + TIME_FORM),
+        ("NB_RAMP", a.ramp, time_ok(a.ramp, False),
+         "a fio time >= 0, " + TIME_FORM),
+        ("NB_REPEAT", a.repeat,
+         a.repeat.isdigit() and a.repeat.isascii() and int(a.repeat) > 0,
+         "an integer > 0 (the passes over the matrix)"),
+        ("NB_QUICK", a.quick, a.quick in ("", "0", "1"),
+         "1, 0 or empty (1: a smoke run)"),
+    ]
+    return ["nullblk-bench: %s=%s: not %s" % (var, val, what)
+            for var, val, ok, what in checks if not ok]
+
+
 def cmd_bench(a):
+    errs = bench_arg_errors(a)
+    for e in errs:
+        print(e, file=sys.stderr)
+    if errs or a.check_args:
+        return 2 if errs else 0
+    if not a.so:
+        print("nullblk-bench: --so is missing", file=sys.stderr)
+        return 2
+    a.repeat, a.quick = int(a.repeat), a.quick == "1"
     configs = []
     for path, (_, qm) in PATHS.items():
         for irq in (0, 1):
@@ -409,10 +416,12 @@ def cmd_bench(a):
     if sys.stderr.isatty():
         print("\r\033[K", end="", file=sys.stderr)
     if a.json:
-        with open(a.json, "w") as f:
+        # whole or not at all: a reader never sees a half-written file
+        with open(a.json + ".tmp", "w") as f:
             json.dump({"tsc_hz": tsc_hz, "extra_cycles_per_op": extra,
                        "extra_cycles_source": src, "results": results}, f,
                       indent=1)
+        os.replace(a.json + ".tmp", a.json)
     report(a, configs, results, extra, tsc_hz, src, time.time() - t0)
     return 0
 
@@ -506,13 +515,19 @@ def main():
     c.add_argument("--count-so", required=True)
     c.add_argument("--asan-so", required=True)
     c.add_argument("--cc", default="cc")
+    c.add_argument("--only", help="comma-separated checks to run (paths, "
+                   "as-typed, jobfile, op-counts, asan, bad-options, "
+                   "start-line, bench-args); default all")
     b = sub.add_parser("bench")
-    b.add_argument("--so", required=True)
+    b.add_argument("--so")
     b.add_argument("--cycles-json", default="build/nullblk-bench-cycles.json")
+    # as make passes them (NB_RUNTIME, ...), checked by bench_arg_errors
     b.add_argument("--runtime", default="200ms")
     b.add_argument("--ramp", default="50ms")
-    b.add_argument("--repeat", type=int, default=2)
-    b.add_argument("--quick", action="store_true")
+    b.add_argument("--repeat", default="2")
+    b.add_argument("--quick", nargs="?", const="1", default="")
+    b.add_argument("--check-args", action="store_true",
+                   help="only check the values above, run nothing")
     b.add_argument("--json")
     a = ap.parse_args()
     BREEDS[:] = a.breeds.split()

@@ -7,7 +7,7 @@
 #   make nullblk-bench    the job files under nullblk/jobs/, one table
 #                         (about 5 min); NB_RUNTIME=500ms NB_RAMP=100ms
 #                         NB_REPEAT=4 for a longer one (15 min); NB_QUICK=1
-#                         for a smoke run
+#                         for a smoke run; bad NB_* values are refused first
 #
 #   fio --ioengine=external:build/fio-nullblk.so --path=libaio-4.14 \
 #       --refcount=full --rw=randread --bs=4k --size=1g --name=nb
@@ -92,11 +92,15 @@ NB_RUNTIME ?= 200ms
 NB_RAMP    ?= 50ms
 NB_REPEAT  ?= 2
 NB_QUICK   ?=
-nullblk-bench: $(NB_SO) $(BENCH_BIN)
-	$(NEED) fio python3
+NB_BENCH_ARGS = --runtime='$(NB_RUNTIME)' --ramp='$(NB_RAMP)' \
+	--repeat='$(NB_REPEAT)' --quick='$(NB_QUICK)'
+# the NB_* values are checked before anything is built or run
+nullblk-bench:
+	$(NEED) python3
+	$(NB_TOOL) bench --check-args $(NB_BENCH_ARGS)
+	$(MAKE) --no-print-directory $(NB_SO) $(BENCH_BIN)
+	$(NEED) fio
 	$(BENCH_BIN) --suites=timing --no-progress \
 		--json=$(NB_CYCLES_JSON) > /dev/null
 	$(NB_TOOL) bench --so $(NB_SO) --cycles-json $(NB_CYCLES_JSON) \
-		--runtime $(NB_RUNTIME) --ramp $(NB_RAMP) \
-		--repeat $(NB_REPEAT) $(if $(NB_QUICK),--quick) \
-		--json $(B)/nullblk-bench.json
+		$(NB_BENCH_ARGS) --json $(B)/nullblk-bench.json

@@ -1,0 +1,163 @@
+# SPDX-License-Identifier: MIT
+"""nbcheck.py: the bad-input tests of `nbtool.py check` (make check-nullblk).
+
+Every bad value must be refused with a message that names it, a non-zero
+exit, and nothing run or written:
+
+  * the engine's options, on fio's command line and in a job file: fio's
+    parser refuses path= and refcount=, the engine's own parser the
+    numbers, once, before any job starts;
+  * make nullblk-bench's NB_* variables, refused before the timing suite
+    or fio runs, and without touching the bench's JSON.
+
+It also holds the engine to its start line: one line per job on stderr
+naming breed, path and irqmode, with fio's JSON on stdout left whole.
+"""
+import json
+import os
+import time
+
+import nbtool as nb
+
+IRQ_VALUES = ["0 (none", "1 (softirq", "2 (timer"]
+QM_VALUES = ["0 (bio-based", "1 (legacy single queue", "2 (blk-mq"]
+NSEC_MAX = 10000000000
+
+
+def bad_options(breeds):
+    """option=value, and what the message must name."""
+    ncpu = os.cpu_count() or 1
+
+    def rng(opt, lo, hi):
+        return (opt, ["nullblk: %s: must be an integer from %d to %d"
+                      % (opt, lo, hi)])
+
+    def one_of(opt, values):
+        return (opt, ["nullblk: %s: must be one of" % opt] + values)
+
+    return [
+        ("path=bogus", ["failed parsing path=bogus"] + list(nb.PATHS)),
+        ("refcount=nope", ["failed parsing refcount=nope"] + breeds),
+        one_of("queue_mode=3", QM_VALUES),
+        one_of("queue_mode=-1", QM_VALUES),
+        one_of("irqmode=7", IRQ_VALUES),
+        one_of("irqmode=-1", IRQ_VALUES),
+        one_of("irqmode=1x", IRQ_VALUES),
+        rng("hw_queue_depth=0", 1, 1 << 16),
+        rng("hw_queue_depth=-3", 1, 1 << 16),
+        rng("hw_queue_depth=65537", 1, 1 << 16),
+        rng("submit_queues=0", 1, ncpu),
+        rng("submit_queues=-1", 1, ncpu),
+        rng("submit_queues=%d" % max(999, ncpu + 1), 1, ncpu),
+        rng("completion_nsec=abc", 0, NSEC_MAX),
+        rng("completion_nsec=-5", 0, NSEC_MAX),
+        rng("completion_nsec=%d" % (NSEC_MAX + 1), 0, NSEC_MAX),
+    ]
+
+
+def check_bad_options(c, so, tmp, breeds):
+    """Bad values fail the job, naming the option, the value and the
+    accepted values or range, once (at parsing, not per job)."""
+    bad = bad_options(breeds)
+    for opt, needles in bad:
+        rc, out, err = nb.run(nb.fio_cmd(so, "--" + opt, "--size=1m",
+                                         "--thread", "--numjobs=2"))
+        text = out + err
+        c.ok(rc != 0 and all(n in text for n in needles) and
+             text.count(needles[0]) == 1,
+             "command line --%s: exit %d, message lacks %s or is repeated"
+             % (opt, rc, [n for n in needles if n not in text]), text)
+        jf = os.path.join(tmp, "bad.fio")
+        with open(jf, "w") as f:
+            f.write("[global]\nioengine=external:%s\nrw=randread\n"
+                    "size=1m\nthread\nnumjobs=2\n[nb]\n%s\n"
+                    % (os.path.abspath(so), opt))
+        rc, out, err = nb.run(["fio", jf])
+        text = out + err
+        # fio's own parser names the option without the value in a job
+        # file; the engine's messages are the same as on the command line
+        needles = [n.replace("failed parsing " + opt,
+                             "failed parsing " + opt.split("=")[0])
+                   for n in needles]
+        c.ok(rc != 0 and all(n in text for n in needles),
+             "job file %s: exit %d" % (opt, rc), text)
+    # a combination null_blk cannot do: init fails with fio's error
+    rc, out, err = nb.run(nb.fio_cmd(so, "--path=legacy-blkcg",
+                                     "--queue_mode=2", "--size=1m"))
+    c.ok(rc != 0 and "needs queue_mode=1" in err and
+         "io engine nullblk init failed" in err,
+         "path=legacy-blkcg with queue_mode=2 accepted", err)
+    print("check-nullblk: %d bad option values rejected, on the command "
+          "line and in job files" % (len(bad) + 1))
+
+
+def check_start_line(c, so, breeds):
+    """Each job says on stderr what it runs; stdout stays fio's JSON."""
+    breed = breeds[-1]
+    opts = ["--path=xen-blkback", "--refcount=" + breed, "--irqmode=0",
+            "--queue_mode=0", "--size=1m", "--number_ios=100", "--thread",
+            "--numjobs=2", "--output-format=json"]
+    rc, out, err = nb.run(nb.fio_cmd(so, *opts))
+    want = ("nullblk: job nb: refcount=%s path=xen-blkback queue_mode=0 "
+            "irqmode=0\n" % breed)
+    c.ok(rc == 0 and err.count(want) == 2,
+         "start line %r not on stderr once per job" % want, err)
+    try:
+        jobs = json.loads(out)["jobs"]
+    except ValueError:
+        jobs = None
+    c.ok(jobs and all(j["error"] == 0 for j in jobs),
+         "stdout of --output-format=json is not fio's JSON alone", out)
+    print("check-nullblk: each job names its breed, path and irqmode on "
+          "stderr; fio's JSON stays whole")
+
+
+def bad_bench_args():
+    """make nullblk-bench VAR=value, and the message it must give."""
+    time_form = "an integer with an optional unit us, ms, s, m, h or d"
+    return [
+        ("NB_REPEAT=0", "NB_REPEAT=0: not an integer > 0"),
+        ("NB_REPEAT=-2", "NB_REPEAT=-2: not an integer > 0"),
+        ("NB_REPEAT=two", "NB_REPEAT=two: not an integer > 0"),
+        ("NB_RUNTIME=bogus", "NB_RUNTIME=bogus: not a fio time > 0, "
+         + time_form),
+        ("NB_RUNTIME=0", "NB_RUNTIME=0: not a fio time > 0"),
+        ("NB_RUNTIME=", "NB_RUNTIME=: not a fio time > 0"),
+        ("NB_RUNTIME=1sec", "NB_RUNTIME=1sec: not a fio time > 0"),
+        ("NB_RAMP=-1s", "NB_RAMP=-1s: not a fio time >= 0, " + time_form),
+        ("NB_RAMP=1.5s", "NB_RAMP=1.5s: not a fio time >= 0"),
+        ("NB_QUICK=yes", "NB_QUICK=yes: not 1, 0 or empty"),
+    ]
+
+
+def check_bench_args(c, json_path):
+    """make nullblk-bench refuses bad NB_* values before it runs or
+    builds anything, and leaves its JSON as it was."""
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL", "MAKEOVERRIDES")}
+    root = os.path.dirname(nb.HERE)
+
+    def stat():
+        try:
+            st = os.stat(json_path)
+            return (st.st_mtime_ns, st.st_size)
+        except FileNotFoundError:
+            return None
+
+    bad = bad_bench_args()
+    for arg, needle in bad:
+        before = stat()
+        t0 = time.time()
+        rc, out, err = nb.run(["make", "-C", root, "--no-print-directory",
+                               "nullblk-bench", arg], env=env, clear=True,
+                              timeout=600)
+        secs = time.time() - t0
+        text = out + err
+        c.ok(rc != 0 and "nullblk-bench: " + needle in err and
+             "Traceback" not in text and "--suites=timing" not in text and
+             "fio-nullblk.so" not in out and secs < 30 and stat() == before,
+             "make nullblk-bench %s: exit %d after %.0f s, JSON %s, message"
+             " lacks %r" % (arg, rc, secs, "untouched" if stat() == before
+                            else "rewritten", needle), text)
+    print("check-nullblk: %d bad NB_* values refused by make nullblk-bench "
+          "before it runs anything" % len(bad))
