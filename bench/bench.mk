@@ -4,6 +4,8 @@
 #                      build and run refcount-bench (about a minute); the
 #                      table goes to stdout, the same run's JSON to
 #                      build/bench/bench.json
+#   make bench-record  the same run, written to docs/bench-run.txt with the
+#                      date, commit and command (the output names the CPU)
 #   make plot          PNG charts from build/bench/bench.json (runs the
 #                      benchmark first if there is none) into build/bench/;
 #                      refuses a --quick, partial or stale run
@@ -88,6 +90,15 @@ $(BENCH_BIN): $(BENCH_DRIVER_OBJS) $(BENCH_ROW_OBJS) $(B)/librefcount.a
 
 bench: $(BENCH_BIN)
 	@$(BENCH_BIN) --json=$(BENCH_JSON) $(ARGS)
+
+# make bench-record: the same run, recorded in docs/bench-run.txt with the
+# date, the commit and the command; the output names the machine.
+.PHONY: bench-record
+bench-record: $(BENCH_BIN)
+	{ echo "make bench-record ARGS='$(ARGS)' on $$(date -u +%F), commit $$(git describe --always --dirty 2>/dev/null)"; \
+	  echo; $(BENCH_BIN) --no-progress $(ARGS); } > docs/bench-run.txt.tmp
+	mv docs/bench-run.txt.tmp docs/bench-run.txt
+	@echo "bench-record: docs/bench-run.txt"
 
 $(BENCH_JSON): | $(BENCH_BIN)
 	$(BENCH_BIN) --format=json $(ARGS) > $@.tmp

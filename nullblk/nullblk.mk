@@ -4,6 +4,8 @@
 #                         source of the installed Debian fio for its headers)
 #   make check-nullblk    every path x breed through fio, op counts, ASan,
 #                         bad options (part of `make check`)
+#   make nullblk-record  nullblk-bench, written to docs/nullblk-run.txt with
+#                         the date, commit and CPU
 #   make nullblk-bench    the job files under nullblk/jobs/, one table
 #                         (about 5 min); NB_RUNTIME=500ms NB_RAMP=100ms
 #                         NB_REPEAT=4 for a longer one (15 min); NB_QUICK=1
@@ -104,3 +106,13 @@ nullblk-bench:
 		--json=$(NB_CYCLES_JSON) > /dev/null
 	$(NB_TOOL) bench --so $(NB_SO) --cycles-json $(NB_CYCLES_JSON) \
 		$(NB_BENCH_ARGS) --json $(B)/nullblk-bench.json
+
+# make nullblk-record: nullblk-bench, recorded in docs/nullblk-run.txt with
+# the date, the commit, the command and the CPU it ran on.
+.PHONY: nullblk-record
+nullblk-record:
+	{ echo "make nullblk-record on $$(date -u +%F), commit $$(git describe --always --dirty 2>/dev/null),"; \
+	  echo "$$(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'), $$(nproc) CPUs"; echo; \
+	  $(MAKE) --no-print-directory -s nullblk-bench; } > docs/nullblk-run.txt.tmp
+	mv docs/nullblk-run.txt.tmp docs/nullblk-run.txt
+	@echo "nullblk-record: docs/nullblk-run.txt"
