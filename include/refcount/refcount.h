@@ -1,6 +1,14 @@
 /* SPDX-License-Identifier: MIT */
+
+/*
+ * Longer than the project's ~600 lines on purpose: this is the kernel's
+ * include/linux/refcount.h, the essay and the kernel-doc of all sixteen
+ * operations in one place, as users and the man pages read it.  The code is
+ * in breed/ and impl/.
+ */
 /*
  * refcount/refcount.h - hardened reference counting: the kernel's refcount_t
+
  *
  * DOC: what refcount_t is for
  *
