@@ -1,11 +1,4 @@
 /* SPDX-License-Identifier: MIT */
-
-/*
- * Longer than the project's ~600 lines on purpose: this is the kernel's
- * include/linux/refcount.h, the essay and the kernel-doc of all sixteen
- * operations in one place, as users and the man pages read it.  The code is
- * in breed/ and impl/.
- */
 /*
  * refcount/refcount.h - hardened reference counting: the kernel's refcount_t
 
@@ -134,6 +127,13 @@
  * without the underscores: same ordering, return value and reports.  This is
  * the kernel's v5.10 API (commit a435b9a14356), meant for tracing.
  */
+/*
+ * Longer than the project's ~600 lines on purpose: this is the kernel's
+ * include/linux/refcount.h, the essay and the kernel-doc of all sixteen
+ * operations in one place, as users and the man pages read it.  The code is
+ * in breed/ and impl/.
+ */
+
 /* A second include with another breed would silently keep the first. */
 #if defined(REFCOUNT_H) && defined(REFCOUNT_BREED) &&                          \
 	REFCOUNT_BREED != __REFCOUNT_INCLUDED_BREED
