@@ -86,7 +86,7 @@ $(BENCH_DRIVER_OBJS): $(BENCH_DIR)/%.o: bench/%.c bench/driver.h bench/bench.h \
 $(BENCH_DIR)/report.o: $(BENCH_DIR)/codesize.h
 
 $(BENCH_BIN): $(BENCH_DRIVER_OBJS) $(BENCH_ROW_OBJS) $(B)/librefcount.a
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(BENCH_GLIB_LIBS)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(BENCH_GLIB_LIBS) -lm
 
 bench: $(BENCH_BIN)
 	@$(BENCH_BIN) --json=$(BENCH_JSON) $(ARGS)

@@ -40,6 +40,9 @@ and (if .machine.suites | index(["timing"]) or index(["objects"])
 and (.results | type == "array")
 and (.results | all(.suite | IN(suites[])))
 and (.results | all(.impl | IN(impls[])))
+and (.results | map(select(.suite != "codesize")) | all((.ratio_ci95_lo | pos)
+	and (.ratio_ci95_hi | pos) and .ratio_ci95_lo <= .ratio_ci95_hi
+	and (.rounds | . >= 5)))
 and suite("timing"; length == 8 and every_impl
 	and all((.cycles_per_op | pos) and (.ratio_to_atomic | pos)
 		and (.mops | pos) and (.mops_min | pos) and (.mops_max | pos)
@@ -61,6 +64,11 @@ and suite("codesize"; length == 16 and every_impl
 and (.targets | type == "object"
 	and .target == "refcount-saturating" and .baseline == "atomic_t"
 	and (.within | num)
+	and (.intervals | type == "array" and all((.goal | pos)
+		and (.ratio | pos) and (.ci95_lo | pos) and (.ci95_hi | pos)
+		and (.rounds | . >= 5)
+		and (.verdict | IN("met", "missed", "unresolved"))))
+	and has("precise")
 	and (.peers_with_same_protections | type == "array"
 		and all(IN(peers[])))
 	and (.versus | type == "array" and (map(.peer) == peers)

@@ -43,6 +43,9 @@ static void usage(FILE *f)
 		"at most %d)\n"
 		"  --cpu=N         pin single-thread rows to CPU N\n"
 		"  --suites=LIST   timing,contention,objects,codesize\n"
+		"  --precise[=S]   then more rounds, up to S seconds (600), "
+		"until the\n"
+		"                  target's 95%% intervals are within +-1%%\n"
 		"  --[no-]progress progress bar on stderr (default: if a "
 		"tty, or --full)\n",
 		MAX_ROUNDS, MAX_THREADS);
@@ -139,7 +142,8 @@ enum {
 	O_CPU,
 	O_SUITES,
 	O_PROGRESS,
-	O_NO_PROGRESS
+	O_NO_PROGRESS,
+	O_PRECISE
 };
 
 static const struct option options[] = {
@@ -156,6 +160,7 @@ static const struct option options[] = {
 	{ "suites", required_argument, NULL, O_SUITES },
 	{ "progress", no_argument, NULL, O_PROGRESS },
 	{ "no-progress", no_argument, NULL, O_NO_PROGRESS },
+	{ "precise", optional_argument, NULL, O_PRECISE },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -223,6 +228,11 @@ static void parse(int argc, char **argv)
 			break;
 		case O_SUITES:
 			opt.suites = parse_suites(v);
+			break;
+		case O_PRECISE:
+			opt.precise = optarg ? (double)number("precise", optarg,
+							      1, 86400, false) :
+					       600;
 			break;
 		case O_PROGRESS:
 		case O_NO_PROGRESS:
@@ -314,6 +324,8 @@ int main(int argc, char **argv)
 	probe_all();
 	plan();
 	run_all();
+	if (opt.precise)
+		run_precise();
 	read_loadavg(mach.load_end);
 	if (opt.json)
 		print_json(stdout);

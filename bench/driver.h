@@ -90,6 +90,7 @@ struct bench_opt {
 	unsigned int max_threads;
 	int cpu;
 	bool json, progress, full, quick;
+	double precise; /* --precise: seconds to spend on more rounds, or 0 */
 	const char *json_file; /* --json=FILE: the JSON too, to FILE */
 	unsigned int suites; /* bit per enum suite */
 	int argc; /* the arguments as given (without argv[0]), for the JSON */
@@ -129,12 +130,15 @@ struct cell {
 	double cyc[MAX_ROUNDS]; /* cycles per operation */
 	double ratio[MAX_ROUNDS]; /* to the baseline in the same round */
 	double med, lo, hi, rmed, rlo, rhi;
+	/* The ratio's 95% interval: paired over the rounds (ratio_ci()). */
+	double ci_lo, ci_hi;
 	uint64_t total; /* timing: median cycles of the whole loop */
 };
 
 /* One measurement: every row, the same work. */
 struct group {
 	enum suite suite;
+	unsigned int rounds; /* opt.rounds, or more with --precise */
 	bool lookup; /* the lookup pattern instead of get/put */
 	unsigned int threads;
 	uint32_t objects;
@@ -198,5 +202,20 @@ extern struct bench_bar bar;
 void bar_clear(void);
 /* The median of v[0..n-1] (n <= MAX_ROUNDS), and its min and max. */
 double median(const double *v, unsigned int n, double *lo, double *hi);
+/*
+ * The 95% confidence interval of the ratio that @ratio[0..n-1] estimate, one
+ * per interleaved round: Student's t on their logarithms (a paired test,
+ * each round's rows measured back to back), as a geometric mean ratio.
+ */
+void ratio_ci(const double *ratio, unsigned int n, double *lo, double *hi);
+/* Half the width of [lo, hi] relative to its middle: 0.01 is +-1%. */
+double ci_half(double lo, double hi);
+/* "met" (hi <= goal), "missed" (lo > goal) or "unresolved". */
+const char *ci_verdict(double lo, double hi, double goal);
+/* --precise: more rounds until the target's intervals are within +-1%. */
+#define PRECISE_HALF 0.01
+void run_precise(void);
+extern unsigned int precise_rounds; /* rounds --precise added */
+extern bool precise_resolved; /* every interval within PRECISE_HALF */
 
 #endif /* REFCOUNT_BENCH_DRIVER_H */

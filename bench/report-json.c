@@ -55,9 +55,11 @@ static void json_cell(const struct group *g, unsigned int i, bool comma)
 		"\"cycles_per_op_max\": %.4f, \"mops\": %.3f, "
 		"\"mops_min\": %.3f, \"mops_max\": %.3f, "
 		"\"ratio_to_atomic\": %.4f, \"ratio_min\": %.4f, "
-		"\"ratio_max\": %.4f, \"noisy\": %s",
+		"\"ratio_max\": %.4f, \"ratio_ci95_lo\": %.4f, "
+		"\"ratio_ci95_hi\": %.4f, \"rounds\": %u, \"noisy\": %s",
 		c->med, c->lo, c->hi, mops(c->med), mops(c->hi), mops(c->lo),
-		c->rmed, c->rlo, c->rhi, noisy(c) ? "true" : "false");
+		c->rmed, c->rlo, c->rhi, c->ci_lo, c->ci_hi, g->rounds,
+		noisy(c) ? "true" : "false");
 	if (g->suite == TIMING) {
 		double k = kernel_ratio(impls[i]->name);
 

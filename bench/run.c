@@ -198,20 +198,21 @@ double cpu_share(void)
 	return single_wall_s > 0 ? single_cpu_s / single_wall_s : -1;
 }
 
-static void run_group(struct group *g)
+/* One round of @g (r = -1: the warm-up), every row in turn. */
+static void run_round(struct group *g, int r)
 {
 	const char *what = suite_names[g->suite];
 
-	for (int r = -1; r < (int)opt.rounds; r++) {
+	{
 		for (unsigned int i = 0; i < NR_IMPLS; i++) {
 			struct bench_progress p = { 0 };
 			uint64_t c;
 
-			char round[16] = "warm-up";
+			char round[32] = "warm-up";
 
 			if (r >= 0)
 				snprintf(round, sizeof(round), "round %d/%u",
-					 r + 1, opt.rounds);
+					 r + 1, g->rounds);
 			if (g->suite == CONTENTION)
 				snprintf(bar.label, sizeof(bar.label),
 					 "%s %s, %u threads, %s %s", what,
@@ -234,13 +235,74 @@ static void run_group(struct group *g)
 			g->cell[i].ratio[r] =
 				g->cell[i].cyc[r] / g->cell[baseline].cyc[r];
 	}
+}
+
+/* The medians, ranges and intervals of @g's cells over its rounds. */
+static void sum_up(struct group *g)
+{
 	for (unsigned int i = 0; i < NR_IMPLS; i++) {
 		struct cell *c = &g->cell[i];
 
-		c->med = median(c->cyc, opt.rounds, &c->lo, &c->hi);
-		c->rmed = median(c->ratio, opt.rounds, &c->rlo, &c->rhi);
+		c->med = median(c->cyc, g->rounds, &c->lo, &c->hi);
+		c->rmed = median(c->ratio, g->rounds, &c->rlo, &c->rhi);
+		ratio_ci(c->ratio, g->rounds, &c->ci_lo, &c->ci_hi);
 		c->total = (uint64_t)(c->med * g->ops + 0.5);
 	}
+}
+
+static void run_group(struct group *g)
+{
+	for (int r = -1; r < (int)g->rounds; r++)
+		run_round(g, r);
+	sum_up(g);
+}
+
+unsigned int precise_rounds;
+bool precise_resolved;
+
+/* The group whose target-row interval is widest, and that width. */
+static struct group *widest(double *half)
+{
+	struct group *w = NULL;
+
+	*half = 0;
+	for (unsigned int k = 0; k < nr_groups; k++) {
+		struct group *g = &groups[k];
+		double h =
+			ci_half(g->cell[target].ci_lo, g->cell[target].ci_hi);
+
+		if (g->suite != CODESIZE && g->rounds < MAX_ROUNDS &&
+		    h > *half) {
+			*half = h;
+			w = g;
+		}
+	}
+	return w;
+}
+
+/*
+ * --precise: one more round at a time for the measurement whose interval of
+ * the target row's ratio is widest, until every one is within
+ * +-PRECISE_HALF, or MAX_ROUNDS, or opt.precise seconds have passed.
+ */
+void run_precise(void)
+{
+	double end = mono() + opt.precise, half;
+	struct group *g;
+
+	/* run_all() left the objects and their order allocated. */
+	while ((g = widest(&half)) && half > PRECISE_HALF && mono() < end) {
+		bar.total += NR_IMPLS;
+		run_round(g, (int)g->rounds++);
+		sum_up(g);
+		precise_rounds++;
+	}
+	bar_clear();
+	precise_resolved = !g || half <= PRECISE_HALF;
+	free(objs);
+	free(order);
+	objs = NULL;
+	order = NULL;
 }
 
 static struct group *add_group(enum suite s, bool lookup, unsigned int threads,
@@ -252,6 +314,7 @@ static struct group *add_group(enum suite s, bool lookup, unsigned int threads,
 		bench_fail("more than %d measurements: lower --threads",
 			   MAX_GROUPS);
 	*g = (struct group){ .suite = s,
+			     .rounds = opt.rounds,
 			     .lookup = lookup,
 			     .threads = threads,
 			     .objects = objects,
@@ -329,6 +392,8 @@ void run_all(void)
 	for (unsigned int k = 0; k < nr_groups; k++)
 		run_group(&groups[k]);
 	bar_clear();
+	if (opt.precise)
+		return; /* run_precise() goes on with them */
 	free(objs);
 	free(order);
 	objs = NULL;

@@ -29,9 +29,9 @@ static double versus(const struct group *g, unsigned int a, unsigned int b)
 {
 	double v[MAX_ROUNDS];
 
-	for (unsigned int r = 0; r < opt.rounds; r++)
+	for (unsigned int r = 0; r < g->rounds; r++)
 		v[r] = g->cell[a].cyc[r] / g->cell[b].cyc[r];
-	return median(v, opt.rounds, NULL, NULL);
+	return median(v, g->rounds, NULL, NULL);
 }
 
 /* The range of versus() over the groups of one suite; false if none ran. */
@@ -63,6 +63,68 @@ static const char *range_text(enum suite su, unsigned int a, unsigned int b,
 	else
 		snprintf(buf, len, "-");
 	return buf;
+}
+
+/*
+ * The targets of a saturating breed at atomic_t's cost, per measurement:
+ * the goal for the target row's ratio to the baseline.  The objects goal is
+ * for the big set (the small one is cache-resident); 0: none.
+ */
+static double goal_of(const struct group *g)
+{
+	switch (g->suite) {
+	case TIMING:
+		return 1.01;
+	case CONTENTION:
+		return 1.02;
+	case OBJECTS:
+		return g->objects == opt.objects ? 1.05 : 0;
+	default:
+		return 0;
+	}
+}
+
+static const char *group_text(const struct group *g, char *buf, size_t len)
+{
+	if (g->suite == CONTENTION)
+		snprintf(buf, len, "contention %s, %u thread%s",
+			 g->lookup ? "lookup" : "get/put", g->threads,
+			 g->threads == 1 ? "" : "s");
+	else if (g->suite == OBJECTS)
+		snprintf(buf, len, "%u objects %s", g->objects,
+			 g->lookup ? "lookup" : "get/put");
+	else
+		snprintf(buf, len, "%s loop", suite_names[g->suite]);
+	return buf;
+}
+
+/* The target row's interval against each measurement's goal. */
+static void print_intervals(void)
+{
+	char what[64];
+
+	printf("  %s / %s, 95%% interval of the ratio (paired over the "
+	       "interleaved rounds):\n",
+	       impls[target]->name, impls[baseline]->name);
+	for (unsigned int k = 0; k < nr_groups; k++) {
+		const struct group *g = &groups[k];
+		const struct cell *c = &g->cell[target];
+		double goal = goal_of(g);
+
+		if (!goal)
+			continue;
+		printf("    %-34s <= %.2f: %.3fx [%.3f, %.3f] +-%.1f%% "
+		       "(%u rounds), %s\n",
+		       group_text(g, what, sizeof(what)), goal, c->rmed,
+		       c->ci_lo, c->ci_hi, 100 * ci_half(c->ci_lo, c->ci_hi),
+		       g->rounds, ci_verdict(c->ci_lo, c->ci_hi, goal));
+	}
+	if (opt.precise)
+		printf("    --precise: %u more rounds; %s\n", precise_rounds,
+		       precise_resolved ?
+			       "every interval within +-1%" :
+			       "not every interval within +-1% (time or "
+			       "rounds ran out)");
 }
 
 /* The contention groups: how many met the target, and the worst one. */
@@ -105,6 +167,7 @@ void print_targets(void)
 		       "worst %.3fx (%s, %u threads)\n",
 		       met, n, worst->cell[s].rmed,
 		       worst->lookup ? "lookup" : "get/put", worst->threads);
+	print_intervals();
 	printf("  ahead of every peer with the same protections: ");
 	n = 0;
 	for (unsigned int j = 0; j < NR_IMPLS; j++) {
@@ -168,6 +231,33 @@ void print_targets_json(FILE *f)
 			"\"worst_pattern\": \"%s\", \"worst_threads\": %u}",
 			met, n, worst->cell[target].rmed,
 			worst->lookup ? "lookup" : "getput", worst->threads);
+	else
+		fprintf(f, "null");
+	fprintf(f, ",\n    \"intervals\": [");
+	n = 0;
+	for (unsigned int k = 0; k < nr_groups; k++) {
+		const struct group *g = &groups[k];
+		const struct cell *c = &g->cell[target];
+		double goal = goal_of(g);
+		char what[64];
+
+		if (!goal)
+			continue;
+		fprintf(f,
+			"%s\n      {\"measurement\": \"%s\", \"goal\": %.2f, "
+			"\"ratio\": %.4f, \"ci95_lo\": %.4f, \"ci95_hi\": "
+			"%.4f, \"rounds\": %u, \"verdict\": \"%s\"}",
+			n++ ? "," : "", group_text(g, what, sizeof(what)), goal,
+			c->rmed, c->ci_lo, c->ci_hi, g->rounds,
+			ci_verdict(c->ci_lo, c->ci_hi, goal));
+	}
+	fprintf(f, "\n    ],\n    \"precise\": ");
+	if (opt.precise)
+		fprintf(f,
+			"{\"seconds\": %.0f, \"rounds_added\": %u, "
+			"\"resolved\": %s}",
+			opt.precise, precise_rounds,
+			precise_resolved ? "true" : "false");
 	else
 		fprintf(f, "null");
 	fprintf(f, ",\n    \"peers_with_same_protections\": [");

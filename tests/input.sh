@@ -72,6 +72,8 @@ b --loops=-5
 b --objects=-1
 b --objects=1073741825
 b --threads=100000
+b --precise=0
+b --precise=abc
 b --loops=
 b --loops=abc
 b --loops=12abc
@@ -96,6 +98,7 @@ for o in loops pairs objects threads; do
 	said --$o=0 "must be at least 1"
 done
 said --threads=100000 "must be at most 2048"
+said --precise=0 "must be at least 1"
 said --loops=-5 "must be at least 1"
 said --objects=-1 "must be at least 1"
 said --loops=2^ "must be a number"
