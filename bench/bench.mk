@@ -78,12 +78,60 @@ $(BENCH_DIR)/codesize.h: bench/codesize.sh $(BENCH_ROW_OBJS) $(B)/librefcount.a
 		"$(B)/librefcount.a $(BENCH_LIBGLIB)" $(BENCH_ROW_OBJS) > $@.tmp
 	mv $@.tmp $@
 
+# The same call sites on other architectures, from cross-compiled objects of
+# the baseline and the breeds (the peers' headers are the host's): aarch64
+# with LL/SC (ARMv8.0) and with LSE (ARMv8.1), and i386.  No timing: only
+# bytes and instructions, which qemu-user's timing could not give.
+BENCH_ARCHS := aarch64 aarch64_lse i386
+BENCH_XCC_aarch64 := aarch64-linux-gnu-gcc -march=armv8-a
+BENCH_XCC_aarch64_lse := aarch64-linux-gnu-gcc -march=armv8.1-a
+BENCH_XCC_i386 := i686-linux-gnu-gcc
+BENCH_XBIN_aarch64 := aarch64-linux-gnu-
+BENCH_XBIN_aarch64_lse := aarch64-linux-gnu-
+BENCH_XBIN_i386 := i686-linux-gnu-
+BENCH_XNAME_aarch64 := aarch64 LL/SC
+BENCH_XNAME_aarch64_lse := aarch64 LSE
+BENCH_XNAME_i386 := i386
+BENCH_XNEED := $(BENCH_DIR)/.xneed
+$(BENCH_XNEED): | $(BENCH_DIR)
+	$(NEED) gcc-aarch64-linux-gnu gcc-i686-linux-gnu \
+		libc6-dev-arm64-cross libc6-dev-i386-cross
+	touch $@
+
+define BENCH_XARCH
+BENCH_XOBJS_$(1) := $(BREEDS:%=$(BENCH_DIR)/x-$(1)/breed-%.o) \
+	$(BENCH_DIR)/x-$(1)/peer-c11.o
+$(BENCH_DIR)/x-$(1)/breed-%.o: bench/breed.c $(BENCH_SRC_HDRS) $(LIB_HDRS) \
+		| $(BENCH_XNEED)
+	@mkdir -p $$(@D)
+	$(BENCH_XCC_$(1)) $$(ALL_CFLAGS) -DBENCH_SFX=$$* \
+		$$(call breed_cflags,$$*) -c $$< -o $$@
+$(BENCH_DIR)/x-$(1)/peer-c11.o: bench/peer-c11.c $(BENCH_SRC_HDRS) \
+		| $(BENCH_XNEED)
+	@mkdir -p $$(@D)
+	$(BENCH_XCC_$(1)) $$(ALL_CFLAGS) -c $$< -o $$@
+$(BENCH_DIR)/x-$(1)/codesize.h: bench/codesize.sh $$(BENCH_XOBJS_$(1))
+	CS_NAME=bench_cs_$(1) sh bench/codesize.sh $(BENCH_XBIN_$(1))nm \
+		$(BENCH_XBIN_$(1))objdump "" $$(BENCH_XOBJS_$(1)) > $$@.tmp
+	mv $$@.tmp $$@
+endef
+$(foreach a,$(BENCH_ARCHS),$(eval $(call BENCH_XARCH,$(a))))
+
+$(BENCH_DIR)/codesize-arch.h: $(BENCH_ARCHS:%=$(BENCH_DIR)/x-%/codesize.h)
+	{ cat $^; \
+	  echo "const struct bench_cs_arch cs_archs[] = {"; \
+	  $(foreach a,$(BENCH_ARCHS),echo '	{ "$(BENCH_XNAME_$(a))", bench_cs_$(a), BENCH_CS_$(shell echo $(a) | tr a-z A-Z)_EMPTY, BENCH_CS_$(shell echo $(a) | tr a-z A-Z)_EMPTY_INSNS },';) \
+	  echo "};"; \
+	  echo "const unsigned int nr_cs_archs = sizeof(cs_archs) / sizeof(cs_archs[0]);"; \
+	} > $@.tmp
+	mv $@.tmp $@
+
 $(BENCH_DRIVER_OBJS): $(BENCH_DIR)/%.o: bench/%.c bench/driver.h bench/bench.h \
 		$(LIB_HDRS) | $(BENCH_DIR)
 	$(CC) $(ALL_CFLAGS) $(if $(filter report,$*),$(BENCH_REPORT_CFLAGS)) \
 		-c $< -o $@
 
-$(BENCH_DIR)/report.o: $(BENCH_DIR)/codesize.h
+$(BENCH_DIR)/report.o: $(BENCH_DIR)/codesize.h $(BENCH_DIR)/codesize-arch.h
 
 $(BENCH_BIN): $(BENCH_DRIVER_OBJS) $(BENCH_ROW_OBJS) $(B)/librefcount.a
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(BENCH_GLIB_LIBS) -lm

@@ -61,6 +61,14 @@ and suite("objects"; length > 0 and every_impl
 and suite("objects"; map(.objects) | any(. == 1000000))
 and suite("codesize"; length == 16 and every_impl
 	and all((.bytes | num) and (.op | IN("inc", "dec_and_test"))))
+and (.machine.suites as $ran | .codesize_arch | type == "array"
+	and (if $ran | index(["codesize"])
+		then length == 3 * 5 * 2
+			and all((.arch | type == "string") and (.bytes | pos)
+				and (.insns | pos)
+				and (.op | IN("inc", "dec_and_test"))
+				and (.impl | IN(impls[])))
+		else length == 0 end))
 and (.targets | type == "object"
 	and .target == "refcount-saturating" and .baseline == "atomic_t"
 	and (.within | num)

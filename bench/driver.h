@@ -172,7 +172,23 @@ struct bench_cs {
 		unsigned int bytes; /* with its .cold part */
 		const char *fn; /* the library function a call site calls */
 	} ool[2];
+	unsigned int insns[2]; /* instructions, not counting .cold */
 };
+
+/*
+ * The same for other architectures, from cross-compiled objects of the
+ * baseline and the breeds (report.c): aarch64 with LL/SC and with LSE,
+ * and i386.
+ */
+struct bench_cs_arch {
+	const char *arch;
+	const struct bench_cs *cs;
+	unsigned int empty, empty_insns;
+};
+extern const struct bench_cs_arch cs_archs[];
+extern const unsigned int nr_cs_archs;
+const struct bench_cs *cs_find_in(const struct bench_cs *table,
+				  const char *key);
 extern const char *const cs_ops[2];
 extern const unsigned int cs_empty; /* bytes of an empty function: the ret */
 extern const char bench_cflags[];

@@ -184,6 +184,31 @@ void print_json(FILE *f)
 			fprintf(jf, "}");
 		}
 	}
+	fprintf(jf, "\n  ],\n  \"codesize_arch\": [");
+	comma = false;
+	for (unsigned int a = 0; opt.suites & 1u << CODESIZE && a < nr_cs_archs;
+	     a++) {
+		const struct bench_cs_arch *x = &cs_archs[a];
+
+		for (unsigned int i = 0; i < NR_IMPLS; i++) {
+			const struct bench_cs *cs =
+				cs_find_in(x->cs, impls[i]->key);
+
+			for (int op = 0; cs && op < 2; op++) {
+				fprintf(jf, "%s\n    {\"arch\": ",
+					comma ? "," : "");
+				comma = true;
+				json_str(x->arch);
+				fprintf(jf, ", \"impl\": ");
+				json_str(impls[i]->name);
+				fprintf(jf,
+					", \"op\": \"%s\", \"bytes\": %u, "
+					"\"insns\": %u}",
+					cs_ops[op], cs->bytes[op] - x->empty,
+					cs->insns[op] - x->empty_insns);
+			}
+		}
+	}
 	fprintf(jf, "\n  ],\n");
 	print_targets_json(jf);
 	fprintf(jf, "\n}\n");

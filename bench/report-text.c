@@ -16,6 +16,45 @@ static const char *mark(const struct cell *c)
 	return noisy(c) ? "~" : " ";
 }
 
+/* The baseline's and the breeds' call sites on the other architectures. */
+static void print_codesize_archs(void)
+{
+	printf("\n  Other architectures, from cross-compiled objects "
+	       "(bytes / instructions\n  per call site, as above; gcc "
+	       "keeps their slow paths inline there):\n");
+	printf("  %-20s", "impl");
+	for (unsigned int a = 0; a < nr_cs_archs; a++)
+		printf(" %-17.17s", cs_archs[a].arch);
+	printf("\n  %-20s", "");
+	for (unsigned int a = 0; a < nr_cs_archs; a++)
+		printf(" %8s %8s", "inc", "dec_test");
+	printf("\n");
+	for (unsigned int i = 0; i < NR_IMPLS; i++) {
+		if (impls[i]->kind == BENCH_ROW_PEER)
+			continue;
+		printf("  %-20s", impls[i]->name);
+		for (unsigned int a = 0; a < nr_cs_archs; a++) {
+			const struct bench_cs_arch *x = &cs_archs[a];
+			const struct bench_cs *cs =
+				cs_find_in(x->cs, impls[i]->key);
+
+			for (int op = 0; op < 2; op++) {
+				char b[24];
+
+				if (cs)
+					snprintf(b, sizeof(b), "%u/%u",
+						 cs->bytes[op] - x->empty,
+						 cs->insns[op] -
+							 x->empty_insns);
+				else
+					snprintf(b, sizeof(b), "-");
+				printf(" %8s", b);
+			}
+		}
+		printf("\n");
+	}
+}
+
 /* 1234567 -> "1,234,567" */
 static const char *thousands(uint64_t v, char *buf)
 {
@@ -284,6 +323,7 @@ static void print_codesize(void)
 			printf("  %s calls %s and %s\n", impls[i]->name,
 			       cs->ool[0].fn, cs->ool[1].fn);
 	}
+	print_codesize_archs();
 }
 
 void print_table(void)

@@ -32,13 +32,21 @@ const char *compiler(void)
 
 const char bench_cflags[] = BENCH_CFLAGS;
 
-const struct bench_cs *cs_find(const char *key)
+const struct bench_cs *cs_find_in(const struct bench_cs *table, const char *key)
 {
-	for (const struct bench_cs *cs = bench_cs; cs->key; cs++)
+	for (const struct bench_cs *cs = table; cs->key; cs++)
 		if (!strcmp(cs->key, key))
 			return cs;
 	return NULL;
 }
+
+const struct bench_cs *cs_find(const char *key)
+{
+	return cs_find_in(bench_cs, key);
+}
+
+/* codesize-arch.h: the tables of bench/bench.mk's cross builds. */
+#include "codesize-arch.h"
 
 /* The kernel's figures: 2017 commit 7a46ec0e2f48, 2019 dcb786493f3e. */
 const struct kernel_figure kernel_figures[] = {
