@@ -45,6 +45,13 @@ static const char *const msg_text[__REFCOUNT_NR_MSGS] = {
 	[__REFCOUNT_MSG_X86_OVERFLOW] = "overflow",
 	[__REFCOUNT_MSG_X86_HIT_ZERO] = "hit zero",
 	[__REFCOUNT_MSG_X86_UNEXPECTED] = "unexpected saturation",
+	/* lib/rcuref.c, fs/file.c and include/linux/file_ref.h WARN_ONCEs */
+	[__REFCOUNT_MSG_RCUREF_SATURATED] = "rcuref saturated - leaking memory",
+	[__REFCOUNT_MSG_RCUREF_IMBALANCED] = "rcuref - imbalanced put()",
+	[__REFCOUNT_MSG_FILE_REF_IMBALANCED] =
+		"imbalanced put on file reference count",
+	[__REFCOUNT_MSG_FILE_REF_INC_DEAD] =
+		"file_ref_inc() on a released file reference",
 };
 
 /* The saturating breed's message for each type (lib/refcount.c, v5.5+). */
@@ -62,6 +69,21 @@ static enum __refcount_msg modern_msg(enum refcount_saturation_type t)
 		return __REFCOUNT_MSG_DEC_HIT_0;
 	}
 	return __REFCOUNT_NR_MSGS;
+}
+
+/* The type of the counter a message is about, as the default prints it. */
+static const char *counter_type(enum __refcount_msg msg)
+{
+	switch (msg) {
+	case __REFCOUNT_MSG_RCUREF_SATURATED:
+	case __REFCOUNT_MSG_RCUREF_IMBALANCED:
+		return "rcuref_t";
+	case __REFCOUNT_MSG_FILE_REF_IMBALANCED:
+	case __REFCOUNT_MSG_FILE_REF_INC_DEAD:
+		return "file_ref_t";
+	default:
+		return "refcount_t";
+	}
 }
 
 static bool valid_type(enum refcount_saturation_type t)
@@ -115,7 +137,8 @@ void refcount_report_default(refcount_t *r, enum refcount_saturation_type t)
 		return;
 
 	format_ip(where, sizeof(where), ctx ? ctx->ip : NULL);
-	if (msg >= __REFCOUNT_MSG_X86_OVERFLOW)
+	if (msg >= __REFCOUNT_MSG_X86_OVERFLOW &&
+	    msg <= __REFCOUNT_MSG_X86_UNEXPECTED)
 		fprintf(stderr,
 			"refcount_t %s at %s in %s[%d], uid/euid: %u/%u "
 			"(refcount_t %p)\n",
@@ -123,8 +146,8 @@ void refcount_report_default(refcount_t *r, enum refcount_saturation_type t)
 			(int)getpid(), (unsigned int)getuid(),
 			(unsigned int)geteuid(), (void *)r);
 	else
-		fprintf(stderr, "%s (refcount_t %p, caller %s, %s[%d])\n",
-			msg_text[msg], (void *)r, where,
+		fprintf(stderr, "%s (%s %p, caller %s, %s[%d])\n",
+			msg_text[msg], counter_type(msg), (void *)r, where,
 			program_invocation_short_name, (int)getpid());
 
 	abort_env = getenv("REFCOUNT_ABORT");

@@ -116,6 +116,19 @@ refcount_report_fn refcount_set_report_handler(refcount_report_fn fn);
  *
  * Called directly (not from a report) it prints the saturating breed's
  * message for @t.
+ *
+ * rcuref_t and file_ref_t (<refcount/rcuref.h>, <refcount/file_ref.h>)
+ * report through the same counts and handler, with the kernel's WARN_ONCE
+ * texts and these types: a get that found a saturated counter
+ * ("rcuref saturated - leaking memory") is REFCOUNT_ADD_NOT_ZERO_OVF, since
+ * rcuref_get() is a try-get like refcount_inc_not_zero(); a put on a
+ * released counter ("rcuref - imbalanced put()", "imbalanced put on file
+ * reference count") is REFCOUNT_SUB_UAF; file_ref_inc() on a released or
+ * saturated counter ("file_ref_inc() on a released file reference") is
+ * REFCOUNT_ADD_UAF.  For these reports @r is the address of the rcuref_t or
+ * file_ref_t, converted: rcuref_t has refcount_t's layout (one atomic int),
+ * and a file_ref_t is at least as large, so reading r->refs stays inside the
+ * object (on a 64-bit file_ref_t it reads one half of the counter).
  */
 void refcount_report_default(refcount_t *r, enum refcount_saturation_type t);
 
@@ -148,6 +161,10 @@ enum __refcount_msg {
 	__REFCOUNT_MSG_X86_OVERFLOW, /* "refcount_t overflow at ..." */
 	__REFCOUNT_MSG_X86_HIT_ZERO, /* "refcount_t hit zero at ..." */
 	__REFCOUNT_MSG_X86_UNEXPECTED, /* "refcount_t unexpected saturation..." */
+	__REFCOUNT_MSG_RCUREF_SATURATED, /* "rcuref saturated - leaking memory" */
+	__REFCOUNT_MSG_RCUREF_IMBALANCED, /* "rcuref - imbalanced put()" */
+	__REFCOUNT_MSG_FILE_REF_IMBALANCED, /* "imbalanced put on file ..." */
+	__REFCOUNT_MSG_FILE_REF_INC_DEAD, /* "file_ref_inc() on a released ..." */
 	__REFCOUNT_NR_MSGS
 };
 
