@@ -13,7 +13,9 @@
  * -DRCUREF_MUTANT builds a broken dead-zone check (a get on a released
  * counter succeeds), for the tests that must catch it.
  */
+#ifndef RCUREF_NO_URCU
 #define RCUREF_NO_URCU
+#endif
 #include <refcount/file_ref.h>
 #include <refcount/rcuref.h>
 #include <refcount/report.h>
