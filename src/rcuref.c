@@ -21,6 +21,7 @@
 #include <refcount/report.h>
 
 _Thread_local struct rcuref_debug_stats __rcuref_debug;
+void (*_Atomic __rcuref_noref_hook)(void);
 
 void rcuref_debug_read(struct rcuref_debug_stats *st)
 {
@@ -69,12 +70,18 @@ bool rcuref_get_slowpath(rcuref_t *ref)
  * get revived the counter in between (then that get's owner will put it) or
  * when another put already marked it dead; neither is retried.  Success is
  * the one release, with ACQUIRE so that the release sees every access of
- * the other holders.
+ * the other holders.  __rcuref_noref_hook, when a test sets it, runs first:
+ * the tests widen the window a get can revive the counter in (sched_yield(),
+ * a preemption right there).
  */
 #define LAST_PUT(ref, noref, dead)                                             \
 	({                                                                     \
 		__typeof__(atomic_load(&(ref)->refcnt)) expect = (noref);      \
+		void (*hook)(void) = atomic_load_explicit(                     \
+			&__rcuref_noref_hook, memory_order_relaxed);           \
 		bool won;                                                      \
+		if (hook)                                                      \
+			hook();                                                \
 		__rcuref_debug.put_cas++;                                      \
 		won = atomic_compare_exchange_strong_explicit(                 \
 			&(ref)->refcnt, &expect, (dead), memory_order_acq_rel, \

@@ -46,6 +46,12 @@ void rcuref_debug_read(struct rcuref_debug_stats *st);
 /* Internal: the calling thread's counters (src/rcuref.c). */
 extern _Thread_local struct rcuref_debug_stats __rcuref_debug;
 
+/*
+ * Internal, for the tests: if set, called by the last put between its
+ * decrement to NOREF and its compare-and-swap to DEAD (src/rcuref.c).
+ */
+extern void (*_Atomic __rcuref_noref_hook)(void);
+
 #ifdef RCUREF_DEBUG
 #define __RCUREF_DEBUG_ADD(field, n) (__rcuref_debug.field += (n))
 #else
