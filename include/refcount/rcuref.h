@@ -37,7 +37,9 @@
  *      freed with call_rcu() or after synchronize_rcu().  Define
  *      _LGPL_SOURCE before including this header (as liburcu asks) to get
  *      the inline read lock; without it the lock is a call into liburcu.
- *      Link with `pkg-config --libs refcount-rcu`.
+ *      This header includes <urcu.h> (the memb flavour and liburcu's
+ *      rcu_read_lock(), call_rcu(), ... names).  Link with
+ *      `pkg-config --libs refcount-rcu`.
  *  (b) Type-stable memory: objects come from a pool whose memory is never
  *      returned to the system while gets may race (file_ref_t's rule).
  *  (c) A lock: gets and puts run under the read side of a lock, and the
@@ -58,7 +60,12 @@
 #include <refcount/impl/rcuref-debug.h>
 
 #ifndef RCUREF_NO_URCU
-#include <urcu/urcu-memb.h>
+#if defined(RCU_SIGNAL) || defined(RCU_MB) || defined(RCU_QSBR) ||             \
+	defined(RCU_BP)
+#error "rcuref.h uses liburcu's memb flavour (or define RCUREF_NO_URCU)"
+#endif
+/* liburcu's default flavour (memb), with its rcu_*() names */
+#include <urcu.h>
 #endif
 
 /**
