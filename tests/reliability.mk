@@ -375,3 +375,36 @@ check-rcuref-race: $(foreach f,asan asan-clang,$(REL)/$(f)/rcuref-race-urcu \
 		"ASan reports the use after free, as it must"
 
 CHECK_TARGETS += check-rcuref-race
+
+# The differential fuzzer of rcuref_t and file_ref_t
+# (tests/fuzz/rcuref-fuzz.c against tests/fuzz/rcuref-model.c): the
+# replay of its corpus and the sweep of every zone edge, with gcc and clang
+# (ASan+UBSan); then the mutant, a library whose get slow path forgets the
+# dead zone (-DRCUREF_MUTANT, src/rcuref.c compiled into the program),
+# which the sweep must catch.
+RCUREF_FUZZ_SRCS := tests/fuzz/rcuref-fuzz.c tests/fuzz/rcuref-model.c
+RCUREF_FUZZ_CORPUS := tests/fuzz/corpus/rcuref
+$(foreach f,asan asan-clang,$(eval $(call REL_RCUREF_PROG,$(f),replay-rcuref,$(RCUREF_FUZZ_SRCS) tests/fuzz/replay.c,,)))
+$(eval $(call REL_RCUREF_PROG,asan,replay-rcuref-mutant,$(RCUREF_FUZZ_SRCS) tests/fuzz/replay.c src/rcuref.c,-DRCUREF_MUTANT,))
+$(eval $(call REL_RCUREF_PROG,fuzz,fuzz-rcuref,$(RCUREF_FUZZ_SRCS),-fsanitize=fuzzer,))
+
+.PHONY: check-rcuref-fuzz fuzz-rcuref
+check-rcuref-fuzz: $(REL)/asan/replay-rcuref $(REL)/asan-clang/replay-rcuref \
+		$(REL)/asan/replay-rcuref-mutant
+	@set -e; for f in asan asan-clang; do \
+		$(REL_ENV_asan) $(REL)/$$f/replay-rcuref --sweep \
+			$(RCUREF_FUZZ_CORPUS); done; \
+	if $(REL_ENV_asan) $(REL)/asan/replay-rcuref-mutant --sweep \
+		> $(REL)/asan/rcuref-fuzz-mutant.log 2>&1; then \
+		echo "replay-rcuref-mutant: the broken dead zone went unseen"; \
+		exit 1; fi; \
+	grep -m1 'rcuref-fuzz: ' $(REL)/asan/rcuref-fuzz-mutant.log | \
+		sed 's/^/replay-rcuref-mutant fails, as it must: /'
+# libFuzzer, FUZZ_SECONDS, in a scratch copy of the corpus.
+fuzz-rcuref: $(REL)/fuzz/fuzz-rcuref
+	@mkdir -p $(REL)/fuzz/corpus-rcuref
+	cp -n $(RCUREF_FUZZ_CORPUS)/* $(REL)/fuzz/corpus-rcuref/ 2>/dev/null || :
+	$< $(FUZZ_OPTS) -max_total_time=$(FUZZ_SECONDS) \
+		-artifact_prefix=$(REL)/fuzz/crash-rcuref- $(REL)/fuzz/corpus-rcuref
+
+CHECK_TARGETS += check-rcuref-fuzz
