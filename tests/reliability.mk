@@ -408,3 +408,21 @@ fuzz-rcuref: $(REL)/fuzz/fuzz-rcuref
 		-artifact_prefix=$(REL)/fuzz/crash-rcuref- $(REL)/fuzz/corpus-rcuref
 
 CHECK_TARGETS += check-rcuref-fuzz
+
+# rcuref_t and file_ref_t under qemu: unit-rcuref comes with the unit suite
+# (mk/unit.mk); here the fuzz replay and the race in the rwlock and pool
+# modes (no foreign liburcu).
+$(foreach v,$(REL_QEMU_VARIANTS),$(eval $(call REL_RCUREF_PROG,$(v),replay-rcuref,$(RCUREF_FUZZ_SRCS) tests/fuzz/replay.c,,))\
+	$(eval $(call REL_RCUREF_PROG,$(v),rcuref-race,$(RCUREF_RACE_SRC),-DRCUREF_DEBUG,)))
+REL_QEMU_RCUREF_OPS := 20000
+define REL_QEMU_RCUREF_CHECK
+.PHONY: check-$(1)-rcuref
+check-$(1)-rcuref: $(REL)/qemu/sysroot-$(REL_DEB_$(1))/.stamp \
+		$(REL)/$(1)/qemu-exec.so $(REL)/$(1)/replay-rcuref $(REL)/$(1)/rcuref-race
+	@echo "== $(1): rcuref_t and file_ref_t"
+	@set -e; $$(REL_RUN_$(1)) $(REL)/$(1)/replay-rcuref --sweep $(RCUREF_FUZZ_CORPUS); \
+	for m in rwlock pool; do \
+		$$(REL_RUN_$(1)) $(REL)/$(1)/rcuref-race $$$$m $(REL_QEMU_RCUREF_OPS) 4; done
+check-qemu: check-$(1)-rcuref
+endef
+$(foreach v,$(REL_QEMU_VARIANTS),$(eval $(call REL_QEMU_RCUREF_CHECK,$(v))))
