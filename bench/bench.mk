@@ -17,7 +17,9 @@
 #   bench/loops.h      the template of a row's timed loops and probes
 #   bench/breed.c      a breed's row: built once per breed of $(BREEDS), with
 #                      $(call breed_cflags,<breed>) -DBENCH_SFX=<breed>
-#   bench/peer-*.c     the baseline (c11: atomic_t) and the peers' rows
+#   bench/peer-*.c     the baseline (c11: atomic_t) and the peers' rows;
+#                      peer-rcuref.c and peer-fileref.c are rcuref_t and
+#                      file_ref_t (<refcount/rcuref.h>, kind PEER)
 #   bench/codesize.sh  the code size table, read from the row objects with
 #                      nm and objdump, as the generated codesize.h
 #   bench/driver.h     what the driver's stages share; one file per stage:
@@ -36,7 +38,7 @@
 BENCH_DIR  := $(B)/bench
 BENCH_BIN  := $(BENCH_DIR)/refcount-bench
 BENCH_JSON := $(BENCH_DIR)/bench.json
-BENCH_PEERS := c11 urcu glib ck
+BENCH_PEERS := c11 urcu glib ck rcuref fileref
 BENCH_ROW_OBJS := $(BREEDS:%=$(BENCH_DIR)/breed-%.o) \
 	$(BENCH_PEERS:%=$(BENCH_DIR)/peer-%.o)
 BENCH_SRC_HDRS := bench/bench.h bench/loops.h $(LIB_HDRS)

@@ -65,9 +65,9 @@
 
 /*
  * The rows (run.c): the baseline, the registry's breeds in its order, then
- * the BENCH_NR_PEERS peers (urcu_ref, glib, ck).
+ * the BENCH_NR_PEERS peers (urcu_ref, glib, ck, rcuref, file_ref).
  */
-#define BENCH_NR_PEERS 3
+#define BENCH_NR_PEERS 5
 #define NR_IMPLS (1 + REFCOUNT_NR_BREEDS + BENCH_NR_PEERS)
 extern const struct bench_impl *const impls[NR_IMPLS];
 /* Where the baseline and the target row are in impls[] (plan()). */
@@ -121,6 +121,7 @@ struct cell {
 	double ratio[MAX_ROUNDS]; /* to the baseline in the same round */
 	double med, lo, hi, rmed, rlo, rhi;
 	uint64_t total; /* timing: median cycles of the whole loop */
+	double retries; /* contention lookup: CAS retries per op, or -1 */
 };
 
 /* One measurement: every row, the same work. */

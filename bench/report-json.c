@@ -56,6 +56,8 @@ static void json_cell(const struct group *g, unsigned int i, bool comma)
 		"\"ratio_max\": %.4f, \"noisy\": %s",
 		c->med, c->lo, c->hi, mops(c->med), c->rmed, c->rlo, c->rhi,
 		noisy(c) ? "true" : "false");
+	if (c->retries >= 0)
+		fprintf(jf, ", \"cas_retries_per_op\": %.6f", c->retries);
 	if (g->suite == TIMING) {
 		double k = kernel_ratio(impls[i]->name);
 
