@@ -26,6 +26,10 @@
 #ifndef REFCOUNT_FILE_REF_H
 #define REFCOUNT_FILE_REF_H
 
+#ifdef __cplusplus
+#error "librefcount is a C11 library (<stdatomic.h> atomics, C linkage); it has no C++ interface"
+#endif
+
 #include <limits.h>
 #include <stdatomic.h>
 #include <stdbool.h>

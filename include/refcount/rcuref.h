@@ -52,6 +52,10 @@
 #ifndef REFCOUNT_RCUREF_H
 #define REFCOUNT_RCUREF_H
 
+#ifdef __cplusplus
+#error "librefcount is a C11 library (<stdatomic.h> atomics, C linkage); it has no C++ interface"
+#endif
+
 #include <stdatomic.h>
 #include <stdbool.h>
 
