@@ -35,10 +35,11 @@ UNIT_DIR    := $(B)/tests
 UNIT_SUITES := lkdtm boundary kref
 UNIT_HDRS   := $(wildcard tests/*.h) $(LIB_HDRS)
 
+# liburcu-dev: check-install builds docs/rcuref-urcu.c with refcount-rcu.
 UNIT_NEED := $(UNIT_DIR)/.need
 $(UNIT_NEED):
 	$(NEED) gcc clang libcriterion-dev pkg-config \
-		libasan8 libubsan1 libtsan2
+		libasan8 libubsan1 libtsan2 liburcu-dev
 	mkdir -p $(@D) && touch $@
 
 define UNIT_VARIANT

@@ -19,9 +19,9 @@
  *
  * A get that lands in the valid zone has its reference.  One that lands
  * anywhere else goes to the cold slow path, which fails on a released
- * counter and pins a saturated one.  Each zone is 2^30 wide, so 2^29
- * racing operations fit between a fixed point (SATURATED, DEAD) and the
- * zone's edge.
+ * counter and pins a saturated one.  The saturation and dead zones are
+ * 2^30 wide, with their fixed points (SATURATED, DEAD) in the middle, so
+ * 2^29 racing operations fit between a fixed point and its zone's edges.
  *
  * THE MEMORY RULE.  The object holding the rcuref_t must stay valid from
  * the get to the end of the put, even after the last put: the last put
