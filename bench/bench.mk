@@ -104,3 +104,21 @@ check-bench: $(BENCH_BIN)
 		> $(BENCH_DIR)/quick.json
 	jq -e -f bench/check.jq $(BENCH_DIR)/quick.json > /dev/null
 	@echo "check-bench: refcount-bench --quick --format=json is well formed"
+
+# The README's lookup table, timed (bench/lookup-table.c): kref under a
+# mutex against rcuref_t with liburcu, 1 and 2 threads.  `make
+# bench-lookup`; check-bench-lookup (make check) runs it small: it must
+# finish and print its table, never a speed.
+LOOKUP_BIN := $(BENCH_DIR)/lookup-table
+$(LOOKUP_BIN): bench/lookup-table.c $(LIB_HDRS) $(B)/librefcount.a | \
+		$(BENCH_DIR) bench-need
+	$(CC) $(ALL_CFLAGS) $< $(B)/librefcount.a -lurcu-memb -o $@
+.PHONY: bench-lookup
+bench-lookup: $(LOOKUP_BIN)
+	$(LOOKUP_BIN) $(ARGS)
+.PHONY: check-bench-lookup
+check-bench-lookup: $(LOOKUP_BIN)
+	$(LOOKUP_BIN) 20000 3 2 > $(BENCH_DIR)/lookup-table.out
+	grep -q 'rcuref speed-up' $(BENCH_DIR)/lookup-table.out
+	@echo "check-bench-lookup: bench/lookup-table runs"
+CHECK_TARGETS += check-bench-lookup
