@@ -13,7 +13,8 @@
  *
  * Modes (how the memory rule of <refcount/rcuref.h> is met):
  *   urcu    rcuref_t; lookups in a liburcu read-side critical section,
- *           rcuref_put() (its own read section), free with call_rcu()
+ *           then rcuref_put_rcusafe() in it or rcuref_put() (its own
+ *           read section) after it, in turn; free with call_rcu()
  *   rwlock  rcuref_t with RCUREF_NO_URCU; lookups and puts under a
  *           pthread rwlock's read side, free() after taking its write side
  *   pool    file_ref_t in a type-stable pool (memory never freed); a get
@@ -76,6 +77,7 @@ static unsigned long ops = 1000000;
 static _Atomic(struct obj *) slot;
 static atomic_ulong created, releases, revivals, recycled, gets, get_rmw;
 static pthread_rwlock_t table_lock = PTHREAD_RWLOCK_INITIALIZER;
+static pthread_barrier_t start_line; /* every thread starts at once */
 
 /* The type-stable pool: objects go back to a free list, never to free(). */
 static struct obj pool[POOL];
@@ -205,6 +207,10 @@ static struct obj *maybe_publish(void)
 	return NULL;
 }
 
+#ifdef RACE_URCU
+static _Thread_local unsigned int rcusafe_turn;
+#endif
+
 static void one_lookup(void)
 {
 	struct obj *o;
@@ -216,12 +222,20 @@ static void one_lookup(void)
 		urcu_memb_read_lock();
 		o = atomic_load_explicit(&slot, memory_order_consume);
 		got = o && rcuref_get(&o->ref);
-		urcu_memb_read_unlock();
-		if (!got)
+		if (!got) {
+			urcu_memb_read_unlock();
 			return;
+		}
 		if (atomic_load(&o->state) != LIVE)
 			fail("a reference on a released object");
-		last = rcuref_put(&o->ref);
+		/* every other put inside the section (RCUREF_DEBUG checks it) */
+		if (++rcusafe_turn & 1) {
+			last = rcuref_put_rcusafe(&o->ref);
+			urcu_memb_read_unlock();
+		} else {
+			urcu_memb_read_unlock();
+			last = rcuref_put(&o->ref);
+		}
 		break;
 #else
 		return;
@@ -270,6 +284,7 @@ static void *worker(void *arg)
 #ifdef RACE_URCU
 	urcu_memb_register_thread();
 #endif
+	pthread_barrier_wait(&start_line);
 	for (unsigned long i = 0; i < ops; i++) {
 		if (!held && !(i & 7)) {
 			held = maybe_publish();
@@ -326,6 +341,7 @@ int main(int argc, char **argv)
 	/* a preemption between the last decrement and its compare-and-swap */
 	atomic_store(&__rcuref_noref_hook, noref_yield);
 
+	pthread_barrier_init(&start_line, NULL, (unsigned int)threads);
 	for (int i = 0; i < threads; i++)
 		if (pthread_create(&tid[i], NULL, worker, NULL))
 			fail("pthread_create");
