@@ -53,8 +53,10 @@ LIB_PIC_OBJS = $(LIB_OBJS_$(B)/pic)
 all: lib
 lib: $(B)/librefcount.a $(B)/pic/librefcount.so
 
-# refcount.pc is written at install time, so that it names the PREFIX given
-# to `make install`: an absolute one (checked before anything is built).
+# refcount.pc and refcount-rcu.pc (rcuref.h's liburcu path: refcount +
+# liburcu-memb) are written at install time, so that they name the PREFIX
+# given to `make install`: an absolute one (checked before anything is
+# built).
 ifneq ($(filter install uninstall,$(MAKECMDGOALS)),)
 $(foreach v,PREFIX LIBDIR INCDIR,$(call need_abspath,$(v)))
 endif
@@ -72,10 +74,12 @@ install: lib install-man
 	ln -sf librefcount.so.$(VERSION) $(DESTDIR)$(LIBDIR)/librefcount.so.$(SOVER)
 	ln -sf librefcount.so.$(SOVER) $(DESTDIR)$(LIBDIR)/librefcount.so
 	$(PC_SED) mk/refcount.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/refcount.pc
+	$(PC_SED) mk/refcount-rcu.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/refcount-rcu.pc
 
 uninstall:
 	rm -rf $(DESTDIR)$(INCDIR)/refcount
-	rm -f $(DESTDIR)$(LIBDIR)/librefcount.* $(DESTDIR)$(LIBDIR)/pkgconfig/refcount.pc
+	rm -f $(DESTDIR)$(LIBDIR)/librefcount.* $(DESTDIR)$(LIBDIR)/pkgconfig/refcount.pc \
+		$(DESTDIR)$(LIBDIR)/pkgconfig/refcount-rcu.pc
 
 format:
 	clang-format -i $$(git ls-files '*.c' '*.h')
@@ -92,7 +96,24 @@ check-example: $(B)/librefcount.a
 	diff -u docs/example-lookup.expected $(B)/example-lookup.out
 	@echo "check-example: passed"
 
-CHECK_TARGETS := check-example
+# The three ways of meeting rcuref_t's memory rule (docs/rcuref.md): each
+# example compiled with gcc and clang, -Werror, and run against its
+# expected output.  Only the liburcu one links liburcu.
+RCUREF_EXAMPLES := urcu pool locked
+RCUREF_EXAMPLE_LIBS_urcu := -lurcu-memb
+.PHONY: check-rcuref-examples
+check-rcuref-examples: $(B)/librefcount.a
+	@$(NEED) liburcu-dev clang
+	@set -e; for e in $(RCUREF_EXAMPLES); do for c in gcc clang; do \
+		libs=$$(case $$e in urcu) echo "$(RCUREF_EXAMPLE_LIBS_urcu)";; esac); \
+		$$c $(ALL_CFLAGS) docs/rcuref-$$e.c $(B)/librefcount.a $$libs \
+			-o $(B)/rcuref-$$e-$$c; \
+		$(B)/rcuref-$$e-$$c > $(B)/rcuref-$$e-$$c.out; \
+		diff -u docs/rcuref-$$e.expected $(B)/rcuref-$$e-$$c.out; \
+		done; done
+	@echo "check-rcuref-examples: docs/rcuref-{$$(echo $(RCUREF_EXAMPLES) | tr ' ' ,)}.c passed (gcc, clang)"
+
+CHECK_TARGETS := check-example check-rcuref-examples
 include tests/tests.mk
 include bench/bench.mk
 include nullblk/nullblk.mk

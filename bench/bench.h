@@ -87,6 +87,13 @@ struct bench_impl {
 	 */
 	void (*probe)(enum bench_violation v, struct bench_probe *out);
 	bool forked;
+	/*
+	 * The lookup pattern again, untimed, with the failed compare-and-swaps
+	 * of its inc_not_zero counted: the total over @pairs pairs.  NULL for a
+	 * row whose inc_not_zero is not a loop we can count (glib, ck,
+	 * urcu_ref); the rcuref rows run their real get, which has no loop.
+	 */
+	uint64_t (*lookup_retries)(void *slot, uint64_t pairs);
 };
 
 /*
@@ -97,7 +104,7 @@ struct bench_impl {
 	extern const struct bench_impl bench_impl_##name;
 REFCOUNT_FOR_EACH_BREED(BENCH_DECLARE_BREED)
 extern const struct bench_impl bench_impl_c11, bench_impl_urcu, bench_impl_glib,
-	bench_impl_ck;
+	bench_impl_ck, bench_impl_rcuref, bench_impl_fileref;
 
 /* Stop with a message: a counter did something a correct one can't. */
 void bench_fail(const char *fmt, ...)

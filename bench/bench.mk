@@ -20,7 +20,9 @@
 #   bench/loops.h      the template of a row's timed loops and probes
 #   bench/breed.c      a breed's row: built once per breed of $(BREEDS), with
 #                      $(call breed_cflags,<breed>) -DBENCH_SFX=<breed>
-#   bench/peer-*.c     the baseline (c11: atomic_t) and the peers' rows
+#   bench/peer-*.c     the baseline (c11: atomic_t) and the peers' rows;
+#                      peer-rcuref.c and peer-fileref.c are rcuref_t and
+#                      file_ref_t (<refcount/rcuref.h>, kind PEER)
 #   bench/codesize.sh  the code size table, read from the row objects with
 #                      nm and objdump, as the generated codesize.h
 #   bench/driver.h     what the driver's stages share; one file per stage:
@@ -39,7 +41,7 @@
 BENCH_DIR  := $(B)/bench
 BENCH_BIN  := $(BENCH_DIR)/refcount-bench
 BENCH_JSON := $(BENCH_DIR)/bench.json
-BENCH_PEERS := c11 urcu glib ck
+BENCH_PEERS := c11 urcu glib ck rcuref fileref
 BENCH_ROW_OBJS := $(BREEDS:%=$(BENCH_DIR)/breed-%.o) \
 	$(BENCH_PEERS:%=$(BENCH_DIR)/peer-%.o)
 BENCH_SRC_HDRS := bench/bench.h bench/loops.h $(LIB_HDRS)
@@ -164,3 +166,21 @@ check-bench: $(BENCH_BIN)
 		> $(BENCH_DIR)/quick.json
 	jq -e -f bench/check.jq $(BENCH_DIR)/quick.json > /dev/null
 	@echo "check-bench: refcount-bench --quick --format=json is well formed"
+
+# The README's lookup table, timed (bench/lookup-table.c): kref under a
+# mutex against rcuref_t with liburcu, 1 and 2 threads.  `make
+# bench-lookup`; check-bench-lookup (make check) runs it small: it must
+# finish and print its table, never a speed.
+LOOKUP_BIN := $(BENCH_DIR)/lookup-table
+$(LOOKUP_BIN): bench/lookup-table.c $(LIB_HDRS) $(B)/librefcount.a | \
+		$(BENCH_DIR) bench-need
+	$(CC) $(ALL_CFLAGS) $< $(B)/librefcount.a -lurcu-memb -o $@
+.PHONY: bench-lookup
+bench-lookup: $(LOOKUP_BIN)
+	$(LOOKUP_BIN) $(ARGS)
+.PHONY: check-bench-lookup
+check-bench-lookup: $(LOOKUP_BIN)
+	$(LOOKUP_BIN) 20000 3 2 > $(BENCH_DIR)/lookup-table.out
+	grep -q 'rcuref speed-up' $(BENCH_DIR)/lookup-table.out
+	@echo "check-bench-lookup: bench/lookup-table runs"
+CHECK_TARGETS += check-bench-lookup

@@ -8,6 +8,28 @@
  */
 #include <refcount/refcount.h>
 
+#include <stdint.h>
+
+/*
+ * For the retry count only: the compare-and-swap loop every breed's
+ * refcount_inc_not_zero() runs (add-unless-zero: load, then CAS until it
+ * sticks), with the failures counted.  A copy of the loop's shape, not the
+ * breed's own code (whose checks after the loop do not change the count).
+ */
+static inline bool breed_inc_not_zero_counted(refcount_t *r, uint64_t *n)
+{
+	int old = atomic_load_explicit(&r->refs, memory_order_relaxed);
+
+	do {
+		if (!old)
+			return false;
+	} while (!atomic_compare_exchange_weak_explicit(
+			 &r->refs, &old, __refcount_wrap_add(old, 1),
+			 memory_order_relaxed, memory_order_relaxed) &&
+		 ++*n);
+	return true;
+}
+
 #define BENCH_NAME "refcount-" REFCOUNT_BREED_NAME
 #define BENCH_KIND BENCH_ROW_BREED
 /* The targets are about the breed <refcount/refcount.h> selects by default. */
@@ -21,6 +43,7 @@
 #define BENCH_DEC(r) refcount_dec(r)
 #define BENCH_DEC_AND_TEST(r) refcount_dec_and_test(r)
 #define BENCH_INC_NOT_ZERO(r) refcount_inc_not_zero(r)
+#define BENCH_INC_NOT_ZERO_RETRIES(r, n) breed_inc_not_zero_counted(r, n)
 #define BENCH_MAX ((int)REFCOUNT_MAX)
 #define BENCH_IS_SATURATED(r)                                                  \
 	(refcount_read(r) == (unsigned int)REFCOUNT_SATURATED)

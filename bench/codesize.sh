@@ -60,7 +60,7 @@ function ool(f,    i, c) {
 	for (i = 1; i <= ncalls; i++) {
 		split(calls[i], c, " ")
 		if (c[1] == f && (c[2] in lib) &&
-		    c[2] !~ /report|warn|error|abort|assert|fail/)
+		    c[2] !~ /report|warn|error|abort|assert|fail|slowpath|__file_ref_/)
 			return sprintf("%du, \"%s\"",
 				       lib[c[2]] + lib[c[2] ".cold"], c[2])
 	}

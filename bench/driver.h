@@ -69,9 +69,9 @@
 
 /*
  * The rows (run.c): the baseline, the registry's breeds in its order, then
- * the BENCH_NR_PEERS peers (urcu_ref, glib, ck).
+ * the BENCH_NR_PEERS peers (urcu_ref, glib, ck, rcuref, file_ref).
  */
-#define BENCH_NR_PEERS 3
+#define BENCH_NR_PEERS 5
 #define NR_IMPLS (1 + REFCOUNT_NR_BREEDS + BENCH_NR_PEERS)
 extern const struct bench_impl *const impls[NR_IMPLS];
 /* Where the baseline and the target row are in impls[] (plan()). */
@@ -133,6 +133,7 @@ struct cell {
 	/* The ratio's 95% interval: paired over the rounds (ratio_ci()). */
 	double ci_lo, ci_hi;
 	uint64_t total; /* timing: median cycles of the whole loop */
+	double retries; /* contention lookup: CAS retries per op, or -1 */
 };
 
 /* One measurement: every row, the same work. */

@@ -17,8 +17,10 @@
  *   BENCH_MAX                  the largest legal count
  *   BENCH_IS_SATURATED(r)      the counter sits at its saturation value
  *   BENCH_FORKED               true: probe in a child (the row may abort)
- * and optionally BENCH_DEC(r), a decrement whose result is not tested, and
- * BENCH_TARGET, true for the row the targets are about (default false).
+ * and optionally BENCH_DEC(r), a decrement whose result is not tested,
+ * BENCH_TARGET, true for the row the targets are about (default false), and
+ * BENCH_INC_NOT_ZERO_RETRIES(r, n), BENCH_INC_NOT_ZERO that adds its failed
+ * compare-and-swaps to the uint64_t *n (for the untimed retry count).
  *
  * A library that reports misuse defines BENCH_OWN_PROBE and then, after this
  * file, BN(probe): it runs BN(scenario) and says whether the library
@@ -217,6 +219,29 @@ BN(bench_cs_dec_and_test)(BENCH_T *r)
 	return BENCH_DEC_AND_TEST(r);
 }
 
+#ifdef BENCH_INC_NOT_ZERO_RETRIES
+/* The lookup pattern, untimed, counting the try-get's retries. */
+static uint64_t BN(lookup_retries)(void *slot, uint64_t pairs)
+{
+	BENCH_T *r = slot;
+	uint64_t n = 0;
+
+	BENCH_NO_UNROLL
+	for (uint64_t i = 0; i < pairs; i++) {
+		if (!BENCH_INC_NOT_ZERO_RETRIES(r, &n))
+			bench_fail("%s: inc_not_zero found a held counter at 0",
+				   BENCH_NAME);
+		if (BENCH_DEC_AND_TEST(r))
+			bench_fail("%s: a lookup dropped the last reference",
+				   BENCH_NAME);
+	}
+	return n;
+}
+#define BENCH_RETRIES_FN BN(lookup_retries)
+#else
+#define BENCH_RETRIES_FN NULL
+#endif
+
 #ifdef BENCH_OWN_PROBE
 static void BN(probe)(enum bench_violation v, struct bench_probe *out);
 #else
@@ -242,4 +267,5 @@ const struct bench_impl BN(bench_impl) = {
 	.objs_lookup = BN(objs_lookup),
 	.probe = BN(probe),
 	.forked = BENCH_FORKED,
+	.lookup_retries = BENCH_RETRIES_FN,
 };

@@ -9,6 +9,7 @@
 #include <limits.h>
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stdint.h>
 
 static inline bool c11_inc_not_zero(atomic_int *r)
 {
@@ -18,6 +19,18 @@ static inline bool c11_inc_not_zero(atomic_int *r)
 		if (c == 0)
 			return false;
 	} while (!atomic_compare_exchange_weak(r, &c, c + 1));
+	return true;
+}
+
+/* The same loop, counting its failed compare-and-swaps. */
+static inline bool c11_inc_not_zero_counted(atomic_int *r, uint64_t *n)
+{
+	int c = atomic_load_explicit(r, memory_order_relaxed);
+
+	do {
+		if (c == 0)
+			return false;
+	} while (!atomic_compare_exchange_weak(r, &c, c + 1) && ++*n);
 	return true;
 }
 
@@ -36,6 +49,7 @@ static inline bool c11_inc_not_zero(atomic_int *r)
 	((void)atomic_fetch_sub_explicit(r, 1, memory_order_relaxed))
 #define BENCH_DEC_AND_TEST(r) (atomic_fetch_sub(r, 1) == 1)
 #define BENCH_INC_NOT_ZERO(r) c11_inc_not_zero(r)
+#define BENCH_INC_NOT_ZERO_RETRIES(r, n) c11_inc_not_zero_counted(r, n)
 #define BENCH_MAX INT_MAX
 #define BENCH_IS_SATURATED(r) false
 #define BENCH_FORKED true

@@ -60,6 +60,8 @@ static void json_cell(const struct group *g, unsigned int i, bool comma)
 		c->med, c->lo, c->hi, mops(c->med), mops(c->hi), mops(c->lo),
 		c->rmed, c->rlo, c->rhi, c->ci_lo, c->ci_hi, g->rounds,
 		noisy(c) ? "true" : "false");
+	if (c->retries >= 0)
+		fprintf(jf, ", \"cas_retries_per_op\": %.6f", c->retries);
 	if (g->suite == TIMING) {
 		double k = kernel_ratio(impls[i]->name);
 

@@ -208,6 +208,42 @@ static void print_contention_head(const struct group *g)
 	printf("\n");
 }
 
+/*
+ * The lookup rows' failed compare-and-swaps per try-get, from one more,
+ * untimed run per cell of 2b (bench_impl.lookup_retries).
+ */
+static void print_retries(void)
+{
+	bool head = false;
+
+	for (unsigned int i = 0; i < NR_IMPLS; i++) {
+		bool row = false;
+
+		for (unsigned int k = 0; k < nr_groups; k++) {
+			const struct group *g = &groups[k];
+
+			if (g->suite != CONTENTION || !g->lookup ||
+			    g->cell[i].retries < 0)
+				continue;
+			if (!head)
+				printf("\n  CAS retries per try-get in 2b (one "
+				       "more, "
+				       "untimed run per cell; the breeds and\n"
+				       "  atomic_t with a counting copy of "
+				       "their "
+				       "loop, rcuref and file_ref with their "
+				       "get):\n");
+			head = true;
+			if (!row)
+				printf("  %-20s", impls[i]->name);
+			row = true;
+			printf(" %18.4f", g->cell[i].retries);
+		}
+		if (row)
+			printf("\n");
+	}
+}
+
 static void print_contention(void)
 {
 	for (int l = 0; l < 2; l++) {
@@ -237,6 +273,7 @@ static void print_contention(void)
 	for (unsigned int i = 0; i < NR_IMPLS; i++)
 		if (impls[i]->lookup_note)
 			printf("  %s\n", impls[i]->lookup_note);
+	print_retries();
 }
 
 static void print_objects(void)

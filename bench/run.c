@@ -27,6 +27,8 @@ const struct bench_impl *const impls[] = {
 	&bench_impl_urcu,
 	&bench_impl_glib,
 	&bench_impl_ck,
+	&bench_impl_rcuref,
+	&bench_impl_fileref,
 };
 /* clang-format on */
 _Static_assert(sizeof(impls) / sizeof(impls[0]) == NR_IMPLS,
@@ -47,8 +49,8 @@ static uint32_t *order;
 struct worker {
 	pthread_t th;
 	const struct bench_impl *impl;
-	uint64_t pairs, end;
-	bool lookup;
+	uint64_t pairs, end, retries;
+	bool lookup, count; /* count: the untimed retry count */
 };
 
 static atomic_uint ready;
@@ -61,7 +63,9 @@ static void *worker_main(void *arg)
 	atomic_fetch_add(&ready, 1);
 	while (!atomic_load_explicit(&go, memory_order_acquire))
 		sched_yield();
-	if (w->lookup)
+	if (w->count)
+		w->retries = w->impl->lookup_retries(shared_slot, w->pairs);
+	else if (w->lookup)
 		w->impl->lookup(shared_slot, w->pairs);
 	else
 		w->impl->getput(shared_slot, w->pairs);
@@ -69,9 +73,13 @@ static void *worker_main(void *arg)
 	return NULL;
 }
 
-/* Threads pinned round-robin over our CPUs; wall cycles for all pairs. */
+/*
+ * Threads pinned round-robin over our CPUs; wall cycles for all pairs.
+ * With @retries, the untimed lookup_retries() run instead: *@retries gets
+ * the failed compare-and-swaps of all threads.
+ */
 static uint64_t contend(const struct bench_impl *impl, unsigned int threads,
-			uint64_t pairs, bool lookup)
+			uint64_t pairs, bool lookup, uint64_t *retries)
 {
 	struct worker w[2 * CPU_SETSIZE];
 	uint64_t t0, end = 0;
@@ -85,7 +93,8 @@ static uint64_t contend(const struct bench_impl *impl, unsigned int threads,
 
 		w[t] = (struct worker){ .impl = impl,
 					.pairs = pairs,
-					.lookup = lookup };
+					.lookup = lookup,
+					.count = retries != NULL };
 		CPU_ZERO(&set);
 		CPU_SET(mach.cpus[t % mach.ncpus], &set);
 		pthread_attr_init(&attr);
@@ -100,6 +109,8 @@ static uint64_t contend(const struct bench_impl *impl, unsigned int threads,
 	atomic_store_explicit(&go, true, memory_order_release);
 	for (unsigned int t = 0; t < threads; t++) {
 		pthread_join(w[t].th, NULL);
+		if (retries)
+			*retries += w[t].retries;
 		if (w[t].end > end)
 			end = w[t].end;
 	}
@@ -185,7 +196,7 @@ static uint64_t measure(struct group *g, const struct bench_impl *impl,
 	uint64_t work = warm ? (g->work + 7) / 8 : g->work;
 
 	if (g->suite == CONTENTION)
-		return contend(impl, g->threads, work, g->lookup);
+		return contend(impl, g->threads, work, g->lookup, NULL);
 	return measure_single(g, impl, work);
 }
 
@@ -242,7 +253,15 @@ static void sum_up(struct group *g)
 {
 	for (unsigned int i = 0; i < NR_IMPLS; i++) {
 		struct cell *c = &g->cell[i];
+		uint64_t n = 0;
 
+		/* the lookup rows' CAS retries, in one more, untimed run */
+		c->retries = -1;
+		if (g->suite == CONTENTION && g->lookup &&
+		    impls[i]->lookup_retries) {
+			contend(impls[i], g->threads, g->work, true, &n);
+			c->retries = (double)n / ((double)g->threads * g->work);
+		}
 		c->med = median(c->cyc, g->rounds, &c->lo, &c->hi);
 		c->rmed = median(c->ratio, g->rounds, &c->rlo, &c->rhi);
 		ratio_ci(c->ratio, g->rounds, &c->ci_lo, &c->ci_hi);

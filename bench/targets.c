@@ -6,11 +6,14 @@
  * baseline, in the timing loop and under contention; the peers probed with
  * at least the target's protections; and the target's time over each
  * peer's, median per round.  print_targets() prints them as text,
- * print_targets_json() as the JSON document's "targets" object.
+ * print_targets_json() as the JSON document's "targets" object.  Then
+ * issue 12's targets for rcuref_t: the lookup pattern against
+ * refcount-saturating's and atomic_t's get/put.
  */
 #include "driver.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #define WITHIN 0.02 /* the target: within 2% of the baseline */
 
@@ -146,6 +149,81 @@ static const struct group *contention_worst(unsigned int *n, unsigned int *met)
 	return worst;
 }
 
+static int row_named(const char *name)
+{
+	for (unsigned int i = 0; i < NR_IMPLS; i++)
+		if (!strcmp(impls[i]->name, name))
+			return (int)i;
+	return -1;
+}
+
+/* The group of a suite, pattern, thread count and object count, or NULL. */
+static const struct group *group_of(enum suite s, bool lookup,
+				    unsigned int threads, uint32_t objects)
+{
+	for (unsigned int k = 0; k < nr_groups; k++) {
+		const struct group *g = &groups[k];
+
+		if (g->suite == s && g->lookup == lookup &&
+		    (s != CONTENTION || g->threads == threads) &&
+		    (s != OBJECTS || g->objects == objects))
+			return g;
+	}
+	return NULL;
+}
+
+/*
+ * One target: per round, num's cycles / den's (a time ratio; with @speedup,
+ * den / num, a throughput ratio), median [min-max].  Met only when the
+ * whole interval is on the right side of @goal; missed when the median is
+ * not; otherwise the interval straddles it and nothing is claimed.
+ */
+static void rc_target(const char *what, const struct group *gn, int num,
+		      const struct group *gd, int den, bool speedup,
+		      double goal)
+{
+	double v[MAX_ROUNDS], lo, hi, med;
+	unsigned int n;
+
+	if (!gn || !gd || num < 0 || den < 0) {
+		printf("    %s: not measured in this run\n", what);
+		return;
+	}
+	/* both measurements ran these rounds (--precise may add to one) */
+	n = gn->rounds < gd->rounds ? gn->rounds : gd->rounds;
+	for (unsigned int r = 0; r < n; r++) {
+		v[r] = gn->cell[num].cyc[r] / gd->cell[den].cyc[r];
+		if (speedup)
+			v[r] = 1 / v[r];
+	}
+	med = median(v, n, NULL, NULL);
+	ratio_ci(v, n, &lo, &hi);
+	printf("    %s: %.3fx [%.3f, %.3f] 95%%, %s\n", what, med, lo, hi,
+	       (speedup ? lo >= goal : hi <= goal) ? "met" :
+	       (speedup ? hi < goal : lo > goal)   ? "missed" :
+						     "unresolved (the interval "
+						     "straddles the target)");
+}
+
+static void print_rcuref_targets(void)
+{
+	int rc = row_named("rcuref"), sat = (int)target;
+	int at = (int)baseline;
+
+	printf("  rcuref (issue 12), median per round [95%% interval]:\n");
+	rc_target("lookup, 2 threads, throughput vs refcount-saturating "
+		  "(>= 1.3x)",
+		  group_of(CONTENTION, true, 2, 0), rc,
+		  group_of(CONTENTION, true, 2, 0), sat, true, 1.3);
+	rc_target("1 thread, rcuref get+put vs atomic_t's get/put (<= 1.02x)",
+		  group_of(CONTENTION, true, 1, 0), rc,
+		  group_of(CONTENTION, false, 1, 0), at, false, 1.02);
+	rc_target("10^6 objects, rcuref lookup vs atomic_t's get/put "
+		  "(<= 1.05x)",
+		  group_of(OBJECTS, true, 0, 1000000), rc,
+		  group_of(OBJECTS, false, 0, 1000000), at, false, 1.05);
+}
+
 void print_targets(void)
 {
 	const struct bench_impl *si = impls[target], *bi = impls[baseline];
@@ -192,6 +270,7 @@ void print_targets(void)
 		printf(" %14s", range_text(CONTENTION, s, j, b1, sizeof(b1)));
 		printf(" %14s\n", range_text(OBJECTS, s, j, b2, sizeof(b2)));
 	}
+	print_rcuref_targets();
 }
 
 /* "key": lo, "key": hi of versus_range(), or nulls. */

@@ -16,7 +16,7 @@
 # breed-free.
 
 LIB_HDRS := $(wildcard include/refcount/*.h include/refcount/*/*.h)
-LIB_SRCS := src/report.c src/full-ops.c src/fast-trap.c
+LIB_SRCS := src/report.c src/full-ops.c src/fast-trap.c src/rcuref.c
 LIB_FLAVOURED := src/dec-and-lock.c
 
 define LIB_VARIANT

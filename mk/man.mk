@@ -16,7 +16,9 @@ MAN_HEADERS := include/refcount/refcount.h=refcount \
 	include/refcount/report.h=refcount_report \
 	include/refcount/types.h=refcount_types \
 	include/refcount/version.h=refcount_version \
-	include/refcount/breed/registry.h=refcount_breeds
+	include/refcount/breed/registry.h=refcount_breeds \
+	include/refcount/rcuref.h=rcuref \
+	include/refcount/file_ref.h=file_ref
 MAN_STAMP := $(B)/man/.stamp
 # The date of the pages: the last commit's, so that a rebuild is identical.
 MAN_DATE = $(or $(shell git log -1 --format=%cs 2>/dev/null),$(shell date +%F))

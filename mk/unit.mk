@@ -20,6 +20,9 @@
 #                           kref_put_lock()/kref_put()
 #         mixed-static, mixed-shared
 #                           every breed in one program (the .a, the .so)
+#         unit-rcuref       rcuref_t and file_ref_t: get, put, read, inc,
+#                           put_close at every zone boundary, the reports
+#                           and their texts, one atomic per get
 #       for each <breed> of BREEDS (names or BREED_VARIANTS); the Criterion
 #       programs only if CRITERION is "yes" (Criterion cannot run under
 #       TSan).  UNIT_BINS_NAME lists the Criterion programs,
@@ -32,10 +35,11 @@ UNIT_DIR    := $(B)/tests
 UNIT_SUITES := lkdtm boundary kref report-api
 UNIT_HDRS   := $(wildcard tests/*.h) $(LIB_HDRS)
 
+# liburcu-dev: check-install builds docs/rcuref-urcu.c with refcount-rcu.
 UNIT_NEED := $(UNIT_DIR)/.need
 $(UNIT_NEED):
 	$(NEED) gcc g++ clang libcriterion-dev pkg-config \
-		libasan8 libubsan1 libtsan2
+		libasan8 libubsan1 libtsan2 liburcu-dev
 	mkdir -p $(@D) && touch $@
 
 define UNIT_VARIANT
@@ -52,7 +56,19 @@ $$(foreach b,$(4),$$(eval $$(call UNIT_LIFETIME,$(1),$$(b))))
 ifeq ($(5),yes)
 $$(foreach b,$(4),$$(eval $$(call UNIT_CRITERION,$(1),$$(b))))
 $$(eval $$(call UNIT_MIXED,$(1)))
+$$(eval $$(call UNIT_RCUREF,$(1)))
 endif
+endef
+
+# UNIT_RCUREF(variant): rcuref_t and file_ref_t at every zone boundary
+# (breed-free; the bare put, so no liburcu: the cross builds have none).
+define UNIT_RCUREF
+$(UNIT_DIR)/$(1)/unit-rcuref: tests/rcuref.c $(UNIT_DIR)/$(1)/helpers.o \
+		$(UNIT_DIR)/$(1)/librefcount.a $(UNIT_HDRS)
+	$$(UNIT_CC_$(1)) $$(UNIT_CFLAGS_$(1)) -DRCUREF_NO_URCU -DRCUREF_DEBUG \
+		$$< $(UNIT_DIR)/$(1)/helpers.o $(UNIT_DIR)/$(1)/librefcount.a \
+		-lcriterion -o $$@
+UNIT_BINS_$(1) += $(UNIT_DIR)/$(1)/unit-rcuref
 endef
 
 # UNIT_CRITERION(variant, breed): the Criterion program of one breed, from

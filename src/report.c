@@ -51,6 +51,13 @@ static const char *const msg_text[__REFCOUNT_NR_MSGS] = {
 	[__REFCOUNT_MSG_X86_OVERFLOW] = "overflow",
 	[__REFCOUNT_MSG_X86_HIT_ZERO] = "hit zero",
 	[__REFCOUNT_MSG_X86_UNEXPECTED] = "unexpected saturation",
+	/* lib/rcuref.c, fs/file.c and include/linux/file_ref.h WARN_ONCEs */
+	[__REFCOUNT_MSG_RCUREF_SATURATED] = "rcuref saturated - leaking memory",
+	[__REFCOUNT_MSG_RCUREF_IMBALANCED] = "rcuref - imbalanced put()",
+	[__REFCOUNT_MSG_FILE_REF_IMBALANCED] =
+		"imbalanced put on file reference count",
+	[__REFCOUNT_MSG_FILE_REF_INC_DEAD] =
+		"file_ref_inc() on a released file reference",
 };
 
 static const char *const type_names[REFCOUNT_NR_SATURATION_TYPES] = {
@@ -78,6 +85,7 @@ static enum __refcount_msg modern_msg(enum refcount_saturation_type t)
 	return __REFCOUNT_NR_MSGS;
 }
 
+/* The type of the counter a message is about, as the default prints it. */
 static bool valid_type(enum refcount_saturation_type t)
 {
 	return (unsigned int)t < REFCOUNT_NR_SATURATION_TYPES;
@@ -124,6 +132,16 @@ static int format_ip(char *buf, size_t len, const void *ip)
 	return snprintf(buf, len, "%s+%#lx", mod, (unsigned long)(at - base));
 }
 
+/* The type of the counter a report is about, from who reported it. */
+static const char *counter_type(const char *breed)
+{
+	if (breed && !strcmp(breed, "rcuref"))
+		return "rcuref_t";
+	if (breed && !strcmp(breed, "file_ref"))
+		return "file_ref_t";
+	return "refcount_t";
+}
+
 int refcount_report_format(const struct refcount_report *rep, char *buf,
 			   size_t len)
 {
@@ -136,7 +154,8 @@ int refcount_report_format(const struct refcount_report *rep, char *buf,
 	}
 	format_ip(where, sizeof(where), rep->caller);
 	/* The 2017 x86 handler's words are not "refcount_t: ..." lines. */
-	if (strncmp(rep->message, "refcount_t: ", 12))
+	if (rep->breed && !strcmp(rep->breed, "fast") &&
+	    strncmp(rep->message, "refcount_t: ", 12))
 		return snprintf(buf, len,
 				"refcount_t %s at %s in %s[%d], uid/euid: "
 				"%u/%u (refcount_t %p)",
@@ -144,8 +163,9 @@ int refcount_report_format(const struct refcount_report *rep, char *buf,
 				program_invocation_short_name, (int)getpid(),
 				(unsigned int)getuid(), (unsigned int)geteuid(),
 				(void *)rep->counter);
-	return snprintf(buf, len, "%s (refcount_t %p, caller %s, %s[%d])",
-			rep->message, (void *)rep->counter, where,
+	return snprintf(buf, len, "%s (%s %p, caller %s, %s[%d])",
+			rep->message, counter_type(rep->breed),
+			(void *)rep->counter, where,
 			program_invocation_short_name, (int)getpid());
 }
 

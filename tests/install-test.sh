@@ -65,3 +65,23 @@ for row in $rows; do
 	"./probe-$b-static" >/dev/null
 done
 echo "install-test: all $n breeds pass against the installed copy"
+
+# refcount-rcu: rcuref.h's liburcu path.  liburcu's own .pc is the
+# system's, so pkg-config searches the stage first, then its default path.
+export PKG_CONFIG_LIBDIR="$stage/usr/lib/pkgconfig:$(pkg-config --variable \
+	pc_path pkg-config)"
+pkg-config --exists refcount-rcu || fail "pkg-config does not find refcount-rcu"
+rcu_cflags=$(pkg-config --cflags refcount-rcu)
+rcu_libs=$(pkg-config --libs refcount-rcu)
+echo "install-test: pkg-config --cflags --libs refcount-rcu: $rcu_cflags $rcu_libs"
+case " $rcu_libs " in
+*" -lrefcount "*"-lurcu-memb "*) ;;
+*) fail "refcount-rcu's --libs lack -lrefcount or -lurcu-memb" ;;
+esac
+[ -e "$stage/usr/include/refcount/rcuref.h" ] || fail "rcuref.h not installed"
+cp "$src/../docs/rcuref-urcu.c" "$src/../docs/rcuref-urcu.expected" "$work/"
+# shellcheck disable=SC2086
+$cc -std=gnu11 -O2 -Wall -Wextra -Werror $rcu_cflags rcuref-urcu.c \
+	$rcu_libs -o rcuref-urcu
+LD_LIBRARY_PATH="$stage/usr/lib" ./rcuref-urcu | diff -u rcuref-urcu.expected -
+echo "install-test: docs/rcuref-urcu.c builds and runs with refcount-rcu"

@@ -328,3 +328,104 @@ $(foreach v,$(REL_QEMU_VARIANTS),$(eval $(call REL_QEMU_CHECK,$(v))))
 
 .PHONY: check-qemu
 check-qemu: $(REL_QEMU_VARIANTS:%=check-%)
+
+# --- rcuref_t and file_ref_t ---------------------------------------------
+#
+# The deconstruction race (tests/stress/rcuref-race.c): the last put racing
+# gets, exactly one release, never a use after free.  ASan (gcc and clang)
+# runs the three ways of meeting the memory rule: liburcu (urcu), a
+# rwlock, a type-stable pool; TSan (clang and gcc) the rwlock and the pool
+# (it does not model liburcu's barriers).  Built with RCUREF_DEBUG: the
+# program fails unless every get was one atomic instruction.  The control,
+# mutant-rwlock, puts outside the read lock and must make ASan report the
+# last put's compare-and-swap on freed memory.
+#
+#   REL_RCUREF_PROG(flavour, program, sources, extra flags, libs)
+#       $(REL)/<flavour>/<program>, against the flavour's library
+REL_URCU_NEED := $(REL)/.need-urcu
+$(REL_URCU_NEED): | $(REL_NEED)
+	$(NEED) liburcu-dev
+	@touch $@
+define REL_RCUREF_PROG
+$(REL)/$(1)/$(2): $(3) $(REL)/$(1)/librefcount.a $(LIB_HDRS) | $(REL_URCU_NEED)
+	$$(REL_CC_$(1)) $$(REL_BASE) $$(REL_FLAGS_$(1)) $(4) $(3) \
+		$(REL)/$(1)/librefcount.a $(5) -o $$@
+endef
+RCUREF_RACE_SRC := tests/stress/rcuref-race.c
+RCUREF_RACE_OPS ?= 300000
+RCUREF_RACE_URCU := -DRCUREF_DEBUG -DRACE_URCU
+$(foreach f,asan asan-clang,$(eval $(call REL_RCUREF_PROG,$(f),rcuref-race-urcu,$(RCUREF_RACE_SRC),$(RCUREF_RACE_URCU),-lurcu-memb)))
+$(foreach f,asan asan-clang tsan tsan-gcc,$(eval $(call REL_RCUREF_PROG,$(f),rcuref-race,$(RCUREF_RACE_SRC),-DRCUREF_DEBUG,)))
+
+.PHONY: check-rcuref-race
+check-rcuref-race: $(foreach f,asan asan-clang,$(REL)/$(f)/rcuref-race-urcu \
+		$(REL)/$(f)/rcuref-race) \
+		$(foreach f,tsan tsan-gcc,$(REL)/$(f)/rcuref-race)
+	@set -e; for f in asan asan-clang; do \
+		$(REL_ENV_asan) $(REL)/$$f/rcuref-race-urcu urcu $(RCUREF_RACE_OPS) 4; \
+		for m in rwlock pool; do \
+			$(REL_ENV_asan) $(REL)/$$f/rcuref-race $$m $(RCUREF_RACE_OPS) 4; \
+		done; done; \
+	for f in tsan tsan-gcc; do for m in rwlock pool; do \
+		$(REL_ENV_tsan) $(REL)/$$f/rcuref-race $$m \
+			$$(($(RCUREF_RACE_OPS) / 4)) 4; done; done; \
+	if $(REL_ENV_asan) $(REL)/asan/rcuref-race mutant-rwlock \
+		$(RCUREF_RACE_OPS) 4 > $(REL)/asan/rcuref-mutant.log 2>&1; then \
+		echo "rcuref-race mutant-rwlock: ASan saw nothing"; exit 1; fi; \
+	grep -q 'heap-use-after-free' $(REL)/asan/rcuref-mutant.log || \
+		{ cat $(REL)/asan/rcuref-mutant.log; exit 1; }; \
+	echo "rcuref-race mutant-rwlock (a put outside the read lock):" \
+		"ASan reports the use after free, as it must"
+
+CHECK_TARGETS += check-rcuref-race
+
+# The differential fuzzer of rcuref_t and file_ref_t
+# (tests/fuzz/rcuref-fuzz.c against tests/fuzz/rcuref-model.c): the
+# replay of its corpus and the sweep of every zone edge, with gcc and clang
+# (ASan+UBSan); then the mutant, a library whose get slow path forgets the
+# dead zone (-DRCUREF_MUTANT, src/rcuref.c compiled into the program),
+# which the sweep must catch.
+RCUREF_FUZZ_SRCS := tests/fuzz/rcuref-fuzz.c tests/fuzz/rcuref-model.c
+RCUREF_FUZZ_CORPUS := tests/fuzz/corpus/rcuref
+$(foreach f,asan asan-clang,$(eval $(call REL_RCUREF_PROG,$(f),replay-rcuref,$(RCUREF_FUZZ_SRCS) tests/fuzz/replay.c,,)))
+$(eval $(call REL_RCUREF_PROG,asan,replay-rcuref-mutant,$(RCUREF_FUZZ_SRCS) tests/fuzz/replay.c src/rcuref.c,-DRCUREF_MUTANT,))
+$(eval $(call REL_RCUREF_PROG,fuzz,fuzz-rcuref,$(RCUREF_FUZZ_SRCS),-fsanitize=fuzzer,))
+
+.PHONY: check-rcuref-fuzz fuzz-rcuref
+check-rcuref-fuzz: $(REL)/asan/replay-rcuref $(REL)/asan-clang/replay-rcuref \
+		$(REL)/asan/replay-rcuref-mutant
+	@set -e; for f in asan asan-clang; do \
+		$(REL_ENV_asan) $(REL)/$$f/replay-rcuref --sweep \
+			$(RCUREF_FUZZ_CORPUS); done; \
+	if $(REL_ENV_asan) $(REL)/asan/replay-rcuref-mutant --sweep \
+		> $(REL)/asan/rcuref-fuzz-mutant.log 2>&1; then \
+		echo "replay-rcuref-mutant: the broken dead zone went unseen"; \
+		exit 1; fi; \
+	grep -m1 'rcuref-fuzz: ' $(REL)/asan/rcuref-fuzz-mutant.log | \
+		sed 's/^/replay-rcuref-mutant fails, as it must: /'
+# libFuzzer, FUZZ_SECONDS, in a scratch copy of the corpus.
+fuzz-rcuref: $(REL)/fuzz/fuzz-rcuref
+	@mkdir -p $(REL)/fuzz/corpus-rcuref
+	cp -n $(RCUREF_FUZZ_CORPUS)/* $(REL)/fuzz/corpus-rcuref/ 2>/dev/null || :
+	$< $(FUZZ_OPTS) -max_total_time=$(FUZZ_SECONDS) \
+		-artifact_prefix=$(REL)/fuzz/crash-rcuref- $(REL)/fuzz/corpus-rcuref
+
+CHECK_TARGETS += check-rcuref-fuzz
+
+# rcuref_t and file_ref_t under qemu: unit-rcuref comes with the unit suite
+# (mk/unit.mk); here the fuzz replay and the race in the rwlock and pool
+# modes (no foreign liburcu).
+$(foreach v,$(REL_QEMU_VARIANTS),$(eval $(call REL_RCUREF_PROG,$(v),replay-rcuref,$(RCUREF_FUZZ_SRCS) tests/fuzz/replay.c,,))\
+	$(eval $(call REL_RCUREF_PROG,$(v),rcuref-race,$(RCUREF_RACE_SRC),-DRCUREF_DEBUG,)))
+REL_QEMU_RCUREF_OPS := 20000
+define REL_QEMU_RCUREF_CHECK
+.PHONY: check-$(1)-rcuref
+check-$(1)-rcuref: $(REL)/qemu/sysroot-$(REL_DEB_$(1))/.stamp \
+		$(REL)/$(1)/qemu-exec.so $(REL)/$(1)/replay-rcuref $(REL)/$(1)/rcuref-race
+	@echo "== $(1): rcuref_t and file_ref_t"
+	@set -e; $$(REL_RUN_$(1)) $(REL)/$(1)/replay-rcuref --sweep $(RCUREF_FUZZ_CORPUS); \
+	for m in rwlock pool; do \
+		$$(REL_RUN_$(1)) $(REL)/$(1)/rcuref-race $$$$m $(REL_QEMU_RCUREF_OPS) 4; done
+check-qemu: check-$(1)-rcuref
+endef
+$(foreach v,$(REL_QEMU_VARIANTS),$(eval $(call REL_QEMU_RCUREF_CHECK,$(v))))

@@ -88,7 +88,8 @@ typedef void (*refcount_report_fn)(refcount_t *r,
  *	2017 "overflow" / "hit zero" / "unexpected saturation"; NULL for a
  *	silent report (one the 2017 kernel did not print)
  * @breed: the breed whose check caught it: "saturating", "full", "fast" or
- *	"atomic" (REFCOUNT_BREED_NAME of the code that misused the counter)
+ *	"atomic" (REFCOUNT_BREED_NAME of the code that misused the counter),
+ *	or "rcuref" / "file_ref" for a report about an rcuref_t / file_ref_t
  * @caller: the return address in the code that misused the counter: the
  *	user's call site, or a lock helper's caller
  *
@@ -239,6 +240,19 @@ refcount_report_fn refcount_set_report_handler(refcount_report_fn fn);
  * directly (not from a report) it prints the saturating breed's message for
  * @t.
  *
+ * rcuref_t and file_ref_t (<refcount/rcuref.h>, <refcount/file_ref.h>)
+ * report through the same counts and handler, with the kernel's WARN_ONCE
+ * texts and these types: a get that found a saturated counter
+ * ("rcuref saturated - leaking memory") is REFCOUNT_ADD_NOT_ZERO_OVF, since
+ * rcuref_get() is a try-get like refcount_inc_not_zero(); a put on a
+ * released counter ("rcuref - imbalanced put()", "imbalanced put on file
+ * reference count") is REFCOUNT_SUB_UAF; file_ref_inc() on a released or
+ * saturated counter ("file_ref_inc() on a released file reference") is
+ * REFCOUNT_ADD_UAF.  For these reports @r is the address of the rcuref_t or
+ * file_ref_t, converted: rcuref_t has refcount_t's layout (one atomic int),
+ * and a file_ref_t is at least as large, so reading r->refs stays inside the
+ * object (on a 64-bit file_ref_t it reads one half of the counter).
+ *
  * Follows lib/refcount.c refcount_warn_saturate() (v5.5+) and, for the fast
  * breed, kernel/panic.c refcount_error_report().
  */
@@ -282,6 +296,10 @@ enum __refcount_msg {
 	__REFCOUNT_MSG_X86_OVERFLOW, /* "refcount_t overflow at ..." */
 	__REFCOUNT_MSG_X86_HIT_ZERO, /* "refcount_t hit zero at ..." */
 	__REFCOUNT_MSG_X86_UNEXPECTED, /* "refcount_t unexpected saturation..." */
+	__REFCOUNT_MSG_RCUREF_SATURATED, /* "rcuref saturated - leaking memory" */
+	__REFCOUNT_MSG_RCUREF_IMBALANCED, /* "rcuref - imbalanced put()" */
+	__REFCOUNT_MSG_FILE_REF_IMBALANCED, /* "imbalanced put on file ..." */
+	__REFCOUNT_MSG_FILE_REF_INC_DEAD, /* "file_ref_inc() on a released ..." */
 	__REFCOUNT_NR_MSGS
 };
 

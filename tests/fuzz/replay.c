@@ -11,6 +11,9 @@
  * corpus cannot pass unnoticed.
  */
 #define _GNU_SOURCE
+/* 32-bit guests: readdir() fails with EOVERFLOW on 64-bit inode numbers */
+#define _FILE_OFFSET_BITS 64
+#include <errno.h>
 #include <dirent.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -61,7 +64,12 @@ static void replay(const char *path)
 		return;
 	}
 	d = opendir(path);
-	while (d && (de = readdir(d))) {
+	if (!d) {
+		perror(path);
+		exit(2);
+	}
+	errno = 0;
+	while ((de = readdir(d))) {
 		if (de->d_name[0] == '.')
 			continue;
 		names = realloc(names, (nr + 1) * sizeof(*names));
@@ -69,9 +77,13 @@ static void replay(const char *path)
 		    asprintf(&names[nr], "%s/%s", path, de->d_name) < 0)
 			exit(2);
 		nr++;
+		errno = 0;
 	}
-	if (d)
-		closedir(d);
+	if (errno) {
+		perror(path);
+		exit(2);
+	}
+	closedir(d);
 	qsort(names, nr, sizeof(*names), by_name);
 	for (size_t k = 0; k < nr; k++) {
 		replay_file(names[k]);
