@@ -30,6 +30,8 @@ import shutil
 import statistics
 import subprocess
 import sys
+
+import nbstats
 import time
 
 import nbcheck
@@ -333,7 +335,6 @@ def geomean(xs):
 METRICS = [("iops", "IOPS"), ("p50", "p50"), ("p99", "p99"),
            ("p99.9", "p99.9")]
 
-
 # fio's time values (parse.c: check_str_time, get_mult_time): an integer,
 # then seconds or a unit, in any case
 FIO_TIME_RE = re.compile(r"[0-9]+(us|usec|ms|msec|s|m|h|d)?", re.I)
@@ -434,6 +435,7 @@ def report(a, configs, results, extra, tsc_hz, src, secs):
         key = (r["rep"], r["path"], r["irqmode"], r["iodepth"], r["numjobs"])
         runs.setdefault(key, {})[r["breed"]] = r
     ratios = {}   # (path, irqmode, breed, metric) -> [per-config ratio]
+    paired = {}   # (path, irqmode, breed, metric) -> [per-run ratio]
     bound = {}    # (path, irqmode, breed) -> [per-config IOPS bound]
     for (path, qm, irq, qd, nj) in configs:
         reps = [v for (rep, p, i, q, n), v in runs.items()
@@ -444,6 +446,8 @@ def report(a, configs, results, extra, tsc_hz, src, secs):
                 med = statistics.median(v[b][m] / v[BASELINE][m]
                                         for v in reps if v[BASELINE][m])
                 ratios.setdefault((path, irq, b, m), []).append(med)
+                paired.setdefault((path, irq, b, m), []).extend(
+                    v[b][m] / v[BASELINE][m] for v in reps if v[BASELINE][m])
             # a job's time per I/O in cycles, as if it were all CPU time
             cyc_per_io = tsc_hz * nj / base_iops
             add = PATHS[path][0] * max(extra[b], 0.0)
@@ -499,6 +503,7 @@ def report(a, configs, results, extra, tsc_hz, src, secs):
              for f in [[geomean(ratios[(p, irq, b, "iops")])
                         for p in PATHS if not PATHS[p][0]
                         for b in measured()]]]
+    nbstats.print_intervals(paired, PATHS, measured())
     print("\n  Noise floor: psync and libaio-5.4 move no counter per I/O, "
           "yet their IOPS ratios\n  span %s.  Differences inside that "
           "span are not the breed's." % ", ".join(floor))

@@ -121,3 +121,21 @@ EOT
 [ "$got" = "$pcver $((ma * 10000 + mi * 100 + pa))" ] ||
 	fail "REFCOUNT_VERSION says '$got', refcount.pc says $pcver"
 echo "strict: REFCOUNT_VERSION_STRING and REFCOUNT_VERSION agree with refcount.pc ($got)"
+
+# Every public header compiles on its own, first in a unit (C11; and C++17
+# but for the C11-only rcuref.h and file_ref.h).
+for h in "$stage"/usr/include/refcount/*.h; do
+	name=refcount/$(basename "$h")
+	for cc in gcc clang; do
+		printf '#include <%s>\n' "$name" |
+			$cc -std=gnu11 -Wall -Wextra -Werror $inc -x c -fsyntax-only - ||
+			fail "<$name> does not compile on its own ($cc)"
+	done
+	case $name in
+	*/rcuref.h | */file_ref.h) ;;
+	*) printf '#include <%s>\n' "$name" |
+		g++ -std=c++17 -Wall -Wextra -Werror $inc -x c++ -fsyntax-only - ||
+		fail "<$name> does not compile on its own as C++" ;;
+	esac
+done
+echo "strict: every public header compiles on its own"

@@ -14,6 +14,8 @@
 #ifndef REFCOUNT_REPORT_H
 #define REFCOUNT_REPORT_H
 
+#include <stddef.h>
+
 #include <refcount/impl/compiler.h>
 #include <refcount/types.h>
 
