@@ -18,14 +18,14 @@
  */
 static inline bool breed_inc_not_zero_counted(refcount_t *r, uint64_t *n)
 {
-	int old = atomic_load_explicit(&r->refs, memory_order_relaxed);
+	int old = __atomic_load_n(&r->refs, __ATOMIC_RELAXED);
 
 	do {
 		if (!old)
 			return false;
-	} while (!atomic_compare_exchange_weak_explicit(
-			 &r->refs, &old, __refcount_wrap_add(old, 1),
-			 memory_order_relaxed, memory_order_relaxed) &&
+	} while (!__atomic_compare_exchange_n(
+			 &r->refs, &old, __refcount_wrap_add(old, 1), true,
+			 __ATOMIC_RELAXED, __ATOMIC_RELAXED) &&
 		 ++*n);
 	return true;
 }
