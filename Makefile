@@ -1,7 +1,7 @@
 # librefcount: hardened reference counting for C, with the measurements that
 # tell what the hardening costs.
 #
-#   make              build build/librefcount.a and build/librefcount.so
+#   make              build build/librefcount.a and build/pic/librefcount.so
 #   make check        every test (installs what it is missing)
 #   make bench        the main job: refcount-bench (installs what it is missing)
 #   make install PREFIX=/usr/local DESTDIR=
@@ -14,6 +14,9 @@
 # sources: tests/tests.mk, tests/reliability.mk, bench/bench.mk,
 # nullblk/nullblk.mk.  A fragment adds its test targets to CHECK_TARGETS;
 # `make check` runs them all.  docs/architecture.md describes them.
+
+# `make` alone builds the library, whatever the fragments below define first.
+.DEFAULT_GOAL := all
 
 CC      ?= cc
 PREFIX  ?= /usr/local
@@ -58,7 +61,7 @@ lib: $(B)/librefcount.a $(B)/pic/librefcount.so
 # given to `make install`: an absolute one (checked before anything is
 # built).
 ifneq ($(filter install uninstall,$(MAKECMDGOALS)),)
-$(foreach v,PREFIX LIBDIR INCDIR,$(call need_abspath,$(v)))
+$(foreach v,PREFIX LIBDIR INCDIR MANDIR,$(call need_abspath,$(v)))
 endif
 PC_SED = sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
 	     -e 's|@INCDIR@|$(INCDIR)|' -e 's|@VERSION@|$(VERSION)|'
@@ -76,10 +79,12 @@ install: lib install-man
 	$(PC_SED) mk/refcount.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/refcount.pc
 	$(PC_SED) mk/refcount-rcu.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/refcount-rcu.pc
 
-uninstall:
+# The man pages' names: the list mk/man.mk writes when it makes them.
+uninstall: $(MAN_STAMP)
 	rm -rf $(DESTDIR)$(INCDIR)/refcount
 	rm -f $(DESTDIR)$(LIBDIR)/librefcount.* $(DESTDIR)$(LIBDIR)/pkgconfig/refcount.pc \
 		$(DESTDIR)$(LIBDIR)/pkgconfig/refcount-rcu.pc
+	rm -f $$(sed 's|^$(MAN_DIR)/|$(DESTDIR)$(MANDIR)/man3/|' $(B)/man/pages)
 
 format:
 	clang-format -i $$(git ls-files '*.c' '*.h')

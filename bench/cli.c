@@ -51,6 +51,13 @@ static void usage(FILE *f)
 		MAX_ROUNDS, MAX_THREADS);
 }
 
+/* Everything printed reached its destination (a full disk is a failure). */
+static void check_stdout(void)
+{
+	if (fflush(stdout) || ferror(stdout))
+		bench_fail("writing the output: %s", strerror(errno));
+}
+
 /* A bad command line: say what is wrong with which value, and exit 2. */
 static void __attribute__((noreturn, format(printf, 1, 2)))
 bad_usage(const char *fmt, ...)
@@ -240,6 +247,7 @@ static void parse(int argc, char **argv)
 			break;
 		case 'h':
 			usage(stdout);
+			check_stdout();
 			exit(0);
 		default: /* getopt_long said what is wrong */
 			usage(stderr);
@@ -331,6 +339,7 @@ int main(int argc, char **argv)
 		print_json(stdout);
 	else
 		print_table();
+	check_stdout();
 	if (f)
 		close_json_file(f);
 	return 0;

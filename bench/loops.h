@@ -108,7 +108,7 @@ static long long BN(read)(void *slot)
 }
 
 /* A get/put pair on a counter that some owner holds at 1 or more. */
-static inline void BN(pair)(BENCH_T *r)
+static inline __attribute__((always_inline)) void BN(pair)(BENCH_T *r)
 {
 	BENCH_INC(r);
 	if (BENCH_DEC_AND_TEST(r))
@@ -117,7 +117,7 @@ static inline void BN(pair)(BENCH_T *r)
 }
 
 /* The lookup pattern: take a reference only if the object is live. */
-static inline void BN(lookup_pair)(BENCH_T *r)
+static inline __attribute__((always_inline)) void BN(lookup_pair)(BENCH_T *r)
 {
 	if (!BENCH_INC_NOT_ZERO(r))
 		bench_fail("%s: inc_not_zero found a held counter at 0",

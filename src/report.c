@@ -10,12 +10,12 @@
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <elf.h>
-#include <link.h>
-#include <stdint.h>
 #include <errno.h>
 #include <limits.h>
+#include <link.h>
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -111,25 +111,66 @@ refcount_report_fn refcount_set_report_handler(refcount_report_fn fn)
  * offset is that of the call instruction's last byte (ip - 1), which
  * addr2line maps to the line of the call, as the kernel's %pB does.
  */
+/* The loaded object that holds an address: its name and load bias. */
+struct module {
+	uintptr_t at;
+	const char *name;
+	uintptr_t bias;
+	bool found;
+};
+
+static int find_module(struct dl_phdr_info *info, size_t size, void *data)
+{
+	struct module *m = data;
+
+	(void)size;
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
+
+		if (ph->p_type == PT_LOAD && m->at >= lo &&
+		    m->at < lo + ph->p_memsz) {
+			m->name = info->dlpi_name;
+			m->bias = info->dlpi_addr;
+			m->found = true;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * @ip as "symbol+0xoff (module+0xoff)": the symbol from the dynamic symbol
+ * table where it has one (dladdr), the module and offset from the program
+ * headers of what is loaded (dl_iterate_phdr, which works in static
+ * programs too), so that `addr2line -i -e module 0xoff` finds the line:
+ * the offset is from the load bias (0 for a fixed-address executable), of
+ * the call instruction's last byte, ip - 1, as the kernel's %pB does.  The
+ * main program has no name there: /proc/self/exe's target stands in, not
+ * argv[0].
+ */
 static int format_ip(char *buf, size_t len, const void *ip)
 {
-	const ElfW(Ehdr) * ehdr;
-	uintptr_t at = (uintptr_t)ip - 1, base;
+	struct module m = { .at = (uintptr_t)ip - 1 };
+	char exe[PATH_MAX], sym[256] = "";
 	const char *mod;
 	Dl_info info;
+	ssize_t n;
 
-	if (!ip || !dladdr(ip, &info) || !info.dli_fbase)
+	if (!ip || !dl_iterate_phdr(find_module, &m) || !m.found)
 		return snprintf(buf, len, "%p", ip);
-	ehdr = (const ElfW(Ehdr) *)info.dli_fbase;
-	base = ehdr->e_type == ET_EXEC ? 0 : (uintptr_t)info.dli_fbase;
-	mod = info.dli_fname && *info.dli_fname ? info.dli_fname :
-						  program_invocation_name;
-	if (info.dli_sname)
-		return snprintf(buf, len, "%s+%#lx (%s+%#lx)", info.dli_sname,
-				(unsigned long)((uintptr_t)ip -
-						(uintptr_t)info.dli_saddr),
-				mod, (unsigned long)(at - base));
-	return snprintf(buf, len, "%s+%#lx", mod, (unsigned long)(at - base));
+	mod = m.name;
+	if (!mod || !*mod) {
+		n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+		exe[n > 0 ? n : 0] = '\0';
+		mod = n > 0 ? exe : program_invocation_name;
+	}
+	if (dladdr(ip, &info) && info.dli_sname)
+		snprintf(sym, sizeof(sym), "%s+%#lx (", info.dli_sname,
+			 (unsigned long)((uintptr_t)ip -
+					 (uintptr_t)info.dli_saddr));
+	return snprintf(buf, len, "%s%s+%#lx%s", sym, mod,
+			(unsigned long)(m.at - m.bias), *sym ? ")" : "");
 }
 
 /* The type of the counter a report is about, from who reported it. */
@@ -145,7 +186,7 @@ static const char *counter_type(const char *breed)
 int refcount_report_format(const struct refcount_report *rep, char *buf,
 			   size_t len)
 {
-	char where[4096];
+	char where[PATH_MAX + 320];
 
 	if (!rep->message) {
 		if (len)
@@ -163,9 +204,8 @@ int refcount_report_format(const struct refcount_report *rep, char *buf,
 				program_invocation_short_name, (int)getpid(),
 				(unsigned int)getuid(), (unsigned int)geteuid(),
 				(void *)rep->counter);
-	return snprintf(buf, len, "%s (%s %p, caller %s, %s[%d])",
-			rep->message, counter_type(rep->breed),
-			(void *)rep->counter, where,
+	return snprintf(buf, len, "%s (%s %p, caller %s, %s[%d])", rep->message,
+			counter_type(rep->breed), (void *)rep->counter, where,
 			program_invocation_short_name, (int)getpid());
 }
 
@@ -201,7 +241,7 @@ void refcount_report_default(refcount_t *r, enum refcount_saturation_type t)
 	const struct report_ctx *ctx = current_report;
 	enum __refcount_msg msg = ctx ? ctx->msg : modern_msg(t);
 	struct refcount_report rep;
-	char line[4096 + 256];
+	char line[PATH_MAX + 1024];
 
 	if (msg == __REFCOUNT_MSG_SILENT)
 		return;
@@ -246,13 +286,23 @@ void refcount_report_reset(void)
 	}
 }
 
-/* REFCOUNT_REPORT=summary: one line of counts on stderr at exit. */
+/*
+ * REFCOUNT_REPORT=summary: one line of counts on stderr at exit.  Another
+ * value is named on stderr and ignored.
+ */
 __attribute__((destructor)) static void report_summary(void)
 {
 	const char *v = getenv("REFCOUNT_REPORT");
 
-	if (!v || strcmp(v, "summary"))
+	if (!v || !*v)
 		return;
+	if (strcmp(v, "summary")) {
+		fprintf(stderr,
+			"librefcount: REFCOUNT_REPORT='%s' is not 'summary': "
+			"ignored\n",
+			v);
+		return;
+	}
 	fprintf(stderr,
 		"librefcount: %s[%d] reports:", program_invocation_short_name,
 		(int)getpid());

@@ -79,6 +79,30 @@ SITE(site_dec_not_one_on_0, 0, (void)!refcount_dec_not_one(r))
 #define PUT_MUTEX(r) (void)!kref_put_mutex((struct kref *)(r), release, &lock)
 SITE(site_kref_put_mutex_on_0, 0, PUT_MUTEX(r))
 
+/*
+ * The same misuses one after the other in one function, as user code has
+ * them: each report must name this function, and (with gcc) its own line.
+ * Separate counters, so that each misuse starts from its own value.
+ */
+#define STEP(setup, stmt)                                                      \
+	refcount_set(&c[n], (int)(setup));                                     \
+	line = __LINE__, stmt;                                                 \
+	n++
+__attribute__((noinline)) void site_many(refcount_t *c);
+__attribute__((noinline)) void site_many(refcount_t *c)
+{
+	int n = 0;
+
+	site = "site_many";
+	STEP(0, refcount_inc(&c[n]));
+	STEP(0, refcount_add(2, &c[n]));
+	STEP(0, (void)!refcount_dec_and_test(&c[n]));
+	STEP(1, refcount_dec(&c[n]));
+	STEP(REFCOUNT_MAX, refcount_inc(&c[n]));
+	STEP(REFCOUNT_MAX, (void)!refcount_inc_not_zero(&c[n]));
+	STEP(0, (void)!refcount_dec_not_one(&c[n]));
+}
+
 int main(void)
 {
 	static void (*const sites[])(refcount_t *) = {
@@ -90,8 +114,11 @@ int main(void)
 	refcount_t r;
 
 	refcount_set_report_handler_ex(handler);
+	refcount_t many[8];
+
 	for (unsigned int i = 0; i < sizeof(sites) / sizeof(sites[0]); i++)
 		sites[i](&r);
+	site_many(many);
 	printf("breed %s: %d reports, %d wrong\n", REFCOUNT_BREED_NAME, reports,
 	       wrong);
 	return wrong || reports < 2;

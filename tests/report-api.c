@@ -209,3 +209,21 @@ Test(report_api, summary_at_exit)
 			      "ADD_UAF 0 SUB_UAF 2 DEC_LEAK 0\n"),
 		  "got \"%s\"", out);
 }
+
+static void misuse_and_exit_with_bogus_report(void *arg)
+{
+	(void)arg;
+	setenv("REFCOUNT_REPORT", "sumary", 1);
+	exit(0);
+}
+
+Test(report_api, report_other_values_are_named)
+{
+	char out[1024];
+	int status = run_captured(misuse_and_exit_with_bogus_report, NULL, NULL,
+				  out, sizeof(out));
+
+	cr_assert(WIFEXITED(status) && !WEXITSTATUS(status));
+	cr_assert(strstr(out, "REFCOUNT_REPORT='sumary' is not 'summary'"),
+		  "got \"%s\"", out);
+}

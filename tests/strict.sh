@@ -77,6 +77,7 @@ expect_error() {
 }
 for cc in gcc clang; do
 	expect_error "_POSIX_C_SOURCE" $cc -std=c11 $inc
+	expect_error "_POSIX_C_SOURCE" $cc -std=c11 -pthread $inc
 	expect_error "_POSIX_C_SOURCE" $cc -std=c99 $inc
 	expect_error "C99 or later" $cc -std=c89 $inc
 done

@@ -83,6 +83,17 @@ def declaration(lines, end):
     return re.sub(r"\s+", " ", text).strip() + ";"
 
 
+def macro_definition(lines, end, name):
+    """The "#define NAME(args)" of a documented macro: the first one of that
+    name within the next lines (guards and comments may come first), else
+    the name alone (a macro the user defines, such as REFCOUNT_BREED)."""
+    for s in lines[end + 1:end + 40]:
+        m = re.match(r"\s*#\s*define\s+(%s(\([^)]*\))?)" % re.escape(name), s)
+        if m:
+            return "#define " + m.group(1)
+    return "#define " + name
+
+
 def parse(path):
     text = open(path, encoding="utf-8").read()
     lines = text.split("\n")
@@ -132,7 +143,9 @@ def parse(path):
             elif para:
                 d.paras.append(para)
                 para = []
-        if d.kind in ("function", "macro"):
+        if d.kind == "macro":
+            d.decl = macro_definition(lines, end, d.name)
+        elif d.kind == "function":
             d.decl = declaration(lines, end)
         docs.append(d)
         i = end + 1

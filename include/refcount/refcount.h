@@ -150,7 +150,9 @@
 
 #include <limits.h> /* with glibc, also the feature macros of <features.h> */
 
-#if defined(__STRICT_ANSI__) && !defined(_POSIX_C_SOURCE) &&                   \
+/* pthread_spinlock_t is POSIX.1-2001 (-pthread alone gives 1995's). */
+#if defined(__STRICT_ANSI__) &&                                                \
+	!(defined(_POSIX_C_SOURCE) && _POSIX_C_SOURCE >= 200112L) &&           \
 	!defined(_XOPEN_SOURCE) && !defined(_GNU_SOURCE) &&                    \
 	!defined(_DEFAULT_SOURCE)
 #error "librefcount needs POSIX threads (pthread_spinlock_t), which ISO C mode hides: add -D_POSIX_C_SOURCE=200809L, or build with -std=gnu11"

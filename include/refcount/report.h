@@ -231,7 +231,9 @@ refcount_report_fn refcount_set_report_handler(refcount_report_fn fn);
  * If REFCOUNT_ABORT is set to a true value in the environment (1, y, yes,
  * true or on, in any case), it calls abort() after printing, like the
  * kernel's panic_on_warn; a false value (0, n, no, false, off, or empty)
- * does not, and any other value is reported once on stderr and ignored.  Like
+ * does not, and any other value is reported once on stderr and ignored.
+ * With REFCOUNT_REPORT=summary, the process prints one line of the counts
+ * of every type to stderr at exit (another value is named and ignored).  Like
  * panic_on_warn it only fires on a report that prints: the silent cases
  * above are counted but do not abort.  To stop on every detected misuse,
  * install a handler that aborts.

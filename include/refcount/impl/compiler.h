@@ -13,17 +13,13 @@
 #define __refcount_nonnull __attribute__((nonnull))
 #define __refcount_always_inline inline __attribute__((always_inline))
 /*
- * __refcount_inline: the operations.  Unoptimised (-O0) or optimised for
- * size (-Os, where gcc may keep them out of line), they are forced inline,
- * so that the return address a report names is the user's call site, not a
- * frame in these headers; optimised for speed, the compiler's own inlining
- * decisions are left as they are.
+ * __refcount_inline: the operations, always inline, at every -O level: so
+ * that what they report names the user's call site, not a frame in these
+ * headers or a clone of one the compiler made (gcc -O2 otherwise clones
+ * __refcount_add() and kref_put() and calls the clone), as the kernel
+ * forces its atomics inline.
  */
-#if defined(__OPTIMIZE__) && !defined(__OPTIMIZE_SIZE__)
-#define __refcount_inline inline
-#else
-#define __refcount_inline inline __attribute__((always_inline))
-#endif
+#define __refcount_inline __refcount_always_inline
 #define __refcount_likely(x) __builtin_expect(!!(x), 1)
 #define __refcount_unlikely(x) __builtin_expect(!!(x), 0)
 #else
