@@ -38,10 +38,14 @@ __refcount_sat_asm_sub_and_test(int i, refcount_t *r)
 		     : "m"(r->refs), "ir"(i)
 		     : "memory", "cc"
 		     : last, bad);
+	goto not_last;
+not_last:
+	__refcount_hot_label;
 	return false;
 last:
 	return true;
 bad:
+	__refcount_cold_label;
 	__refcount_call_void(refcount_warn_saturate(r, REFCOUNT_SUB_UAF));
 	return __refcount_opaque_false();
 }

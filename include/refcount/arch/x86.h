@@ -47,10 +47,12 @@ static __refcount_always_inline void __refcount_fast_asm_add(int i,
 		     : ovf, neg);
 	return;
 ovf:
+	__refcount_cold_label;
 	__refcount_call_void(__refcount_fast_error(
 		r, REFCOUNT_ADD_OVF, __REFCOUNT_X86_OF | __REFCOUNT_X86_SF));
 	return;
 neg:
+	__refcount_cold_label;
 	__refcount_call_void(
 		__refcount_fast_error(r, REFCOUNT_ADD_OVF, __REFCOUNT_X86_SF));
 }
@@ -64,10 +66,12 @@ static __refcount_always_inline void __refcount_fast_asm_inc(refcount_t *r)
 		     : ovf, neg);
 	return;
 ovf:
+	__refcount_cold_label;
 	__refcount_call_void(__refcount_fast_error(
 		r, REFCOUNT_ADD_OVF, __REFCOUNT_X86_OF | __REFCOUNT_X86_SF));
 	return;
 neg:
+	__refcount_cold_label;
 	__refcount_call_void(
 		__refcount_fast_error(r, REFCOUNT_ADD_OVF, __REFCOUNT_X86_SF));
 }
@@ -87,10 +91,12 @@ static __refcount_always_inline void __refcount_fast_asm_dec(refcount_t *r)
 		     : zero, neg);
 	return;
 zero:
+	__refcount_cold_label;
 	__refcount_call_void(
 		__refcount_fast_error(r, REFCOUNT_DEC_LEAK, __REFCOUNT_X86_ZF));
 	return;
 neg:
+	__refcount_cold_label;
 	__refcount_call_void(
 		__refcount_fast_error(r, REFCOUNT_DEC_LEAK, __REFCOUNT_X86_SF));
 }
@@ -110,6 +116,7 @@ __refcount_fast_asm_dec_and_test(refcount_t *r)
 zero:
 	return true;
 neg:
+	__refcount_cold_label;
 	__refcount_call_void(
 		__refcount_fast_error(r, REFCOUNT_SUB_UAF, __REFCOUNT_X86_SF));
 	return __refcount_opaque_false();
@@ -128,10 +135,12 @@ __refcount_fast_asm_sub_and_test(int i, refcount_t *r)
 zero:
 	return true;
 ovf:
+	__refcount_cold_label;
 	__refcount_call_void(__refcount_fast_error(
 		r, REFCOUNT_SUB_UAF, __REFCOUNT_X86_OF | __REFCOUNT_X86_SF));
 	return __refcount_opaque_false();
 neg:
+	__refcount_cold_label;
 	__refcount_call_void(
 		__refcount_fast_error(r, REFCOUNT_SUB_UAF, __REFCOUNT_X86_SF));
 	return __refcount_opaque_false();

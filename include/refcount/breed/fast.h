@@ -128,7 +128,7 @@ static __refcount_always_inline void __refcount_add(int i, refcount_t *r,
 	int old;
 
 #ifdef __REFCOUNT_FAST_HAVE_ASM
-	if (!oldp) {
+	if (__refcount_likely(!oldp)) {
 		__refcount_fast_asm_add(i, r);
 		return;
 	}
@@ -147,7 +147,7 @@ static __refcount_always_inline void __refcount_add(int i, refcount_t *r,
 static __refcount_always_inline void __refcount_inc(refcount_t *r, int *oldp)
 {
 #ifdef __REFCOUNT_FAST_HAVE_ASM
-	if (!oldp) {
+	if (__refcount_likely(!oldp)) {
 		__refcount_fast_asm_inc(r);
 		return;
 	}
@@ -182,7 +182,7 @@ static __refcount_always_inline __refcount_must_check bool
 __refcount_sub_and_test(int i, refcount_t *r, int *oldp)
 {
 #ifdef __REFCOUNT_FAST_HAVE_ASM
-	if (!oldp)
+	if (__refcount_likely(!oldp))
 		return __refcount_fast_asm_sub_and_test(i, r);
 #endif
 	return __refcount_fast_sub_and_test(i, r, oldp);
@@ -193,7 +193,7 @@ static __refcount_always_inline __refcount_must_check bool
 __refcount_dec_and_test(refcount_t *r, int *oldp)
 {
 #ifdef __REFCOUNT_FAST_HAVE_ASM
-	if (!oldp)
+	if (__refcount_likely(!oldp))
 		return __refcount_fast_asm_dec_and_test(r);
 #endif
 	return __refcount_fast_sub_and_test(1, r, oldp);
@@ -204,7 +204,7 @@ static __refcount_always_inline void __refcount_dec(refcount_t *r, int *oldp)
 	int old;
 
 #ifdef __REFCOUNT_FAST_HAVE_ASM
-	if (!oldp) {
+	if (__refcount_likely(!oldp)) {
 		__refcount_fast_asm_dec(r);
 		return;
 	}

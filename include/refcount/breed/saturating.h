@@ -129,7 +129,7 @@ __refcount_sub_and_test(int i, refcount_t *r, int *oldp)
 	int old;
 
 #ifdef __REFCOUNT_SAT_HAVE_ASM
-	if (!oldp && __builtin_constant_p(i) && i > 0)
+	if (__refcount_likely(!oldp && __builtin_constant_p(i) && i > 0))
 		return __refcount_sat_asm_sub_and_test(i, r);
 #endif
 	old = __atomic_fetch_sub(&r->refs, i, __ATOMIC_RELEASE);
@@ -151,7 +151,7 @@ static __refcount_inline void __refcount_dec(refcount_t *r, int *oldp)
 	int old;
 
 #ifdef __REFCOUNT_SAT_HAVE_ASM
-	if (!oldp) {
+	if (__refcount_likely(!oldp)) {
 		__refcount_sat_asm_dec(r);
 		return;
 	}

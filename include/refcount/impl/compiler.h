@@ -42,6 +42,18 @@
 #endif
 
 /*
+ * Labels of asm goto paths, marked likely or not for gcc's block placement
+ * (clang has no such label attributes; it lays them out well without).
+ */
+#if defined(__GNUC__) && !defined(__clang__)
+#define __refcount_hot_label __attribute__((hot))
+#define __refcount_cold_label __attribute__((cold))
+#else
+#define __refcount_hot_label
+#define __refcount_cold_label
+#endif
+
+/*
  * __refcount_opaque_false(): an opaque copy of false, for the error paths of
  * asm goto operations that return bool.  Without it gcc merges the error
  * path's "return false" with the common one and moves both to the cold
