@@ -15,6 +15,6 @@ args_posint = $(and $(filter 1,$(words $(1))),$(filter-out 0%,$(1)),\
 need_posint = $(if $(call args_posint,$($(1))),,$(error $(1)=$($(1)): \
 	must be a whole number, 1 or more))
 need_abspath = $(if $(and $(filter 1,$(words $($(1)))),$(filter /%,$($(1)))),,\
-	$(error $(1)='$($(1))': must be one absolute path, without spaces (it \
+	$(error $(1)=$($(1)): must be one absolute path, without spaces (it \
 	is written into refcount.pc)$(if $(filter 1,$(words $($(1)))),; for \
 	example $(1)=$(abspath $($(1))))))
