@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include <refcount/breed/registry.h>
+#include <refcount/impl/tracker-internal.h>
 #include <refcount/report.h>
 
 static atomic_ulong report_counts[REFCOUNT_NR_SATURATION_TYPES];
@@ -126,6 +127,8 @@ void refcount_report_default(refcount_t *r, enum refcount_saturation_type t)
 		fprintf(stderr, "%s (refcount_t %p, caller %s, %s[%d])\n",
 			msg_text[msg], (void *)r, where,
 			program_invocation_short_name, (int)getpid());
+	/* Who holds it, if a tracked wrapper registered the counter. */
+	__ref_tracker_print_holders(r);
 
 	abort_env = getenv("REFCOUNT_ABORT");
 	if (abort_env && !strcmp(abort_env, "1")) {
