@@ -102,3 +102,23 @@ check-bench: $(BENCH_BIN)
 		> $(BENCH_DIR)/quick.json
 	jq -e -f bench/check.jq $(BENCH_DIR)/quick.json > /dev/null
 	@echo "check-bench: refcount-bench --quick --format=json is well formed"
+
+# --- tracker-bench: the ref_tracker's costs (docs/bench.md, 'tracker-bench')
+
+TRACKER_BENCH := $(BENCH_DIR)/tracker-bench
+.PHONY: tracker-bench check-tracker-bench
+$(TRACKER_BENCH): bench/tracker-bench.c $(B)/librefcount.a $(LIB_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -fno-omit-frame-pointer $< $(B)/librefcount.a -o $@
+tracker-bench: $(TRACKER_BENCH)
+	$(TRACKER_BENCH) $(ARGS)
+# Smoke test: --quick runs and prints every figure (never checks speed).
+check-tracker-bench: $(TRACKER_BENCH)
+	$(TRACKER_BENCH) --quick > $(BENCH_DIR)/tracker-bench.out
+	@for l in 'untracked' 'frame-pointer walk' 'backtrace()' \
+		'bytes per live tracked reference' 'stack depot'; do \
+		grep -q "$$l" $(BENCH_DIR)/tracker-bench.out || \
+			{ cat $(BENCH_DIR)/tracker-bench.out; \
+			  echo "check-tracker-bench: no '$$l' line"; exit 1; }; done
+	@echo "check-tracker-bench: passed"
+CHECK_TARGETS += check-tracker-bench

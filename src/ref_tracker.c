@@ -188,6 +188,16 @@ int ref_tracker_alloc(struct ref_tracker_dir *dir,
 	return ret;
 }
 
+static bool is_dead(const struct ref_tracker *t)
+{
+#ifdef REFCOUNT_TRACKER_MUTANT_NO_QUARANTINE
+	(void)t;
+	return false; /* the mutant: a second put goes unnoticed */
+#else
+	return t->free_stack & DEAD_BIT;
+#endif
+}
+
 static void print_stack(FILE *f, const char *title, depot_stack_handle_t h)
 {
 	char buf[REF_TRACKER_STACK_ENTRIES * 160];
@@ -215,7 +225,7 @@ static int free_tracker(struct ref_tracker_dir *dir,
 		return -EEXIST;
 	}
 	pthread_mutex_lock(&dir->lock);
-	if (t->free_stack & DEAD_BIT) {
+	if (is_dead(t)) {
 		alloc = t->alloc_stack;
 		freed = t->free_stack & ~DEAD_BIT;
 		pthread_mutex_unlock(&dir->lock);
@@ -263,14 +273,14 @@ int __ref_tracker_alloc_counter(struct ref_tracker_dir *dir,
 	return ret;
 }
 
-int __ref_tracker_free_counter(struct ref_tracker_dir *dir,
-			       struct ref_tracker **trackerp,
-			       const void *counter)
+bool __ref_tracker_free_counter(struct ref_tracker_dir *dir,
+				struct ref_tracker **trackerp,
+				const void *counter)
 {
 	int ret = free_tracker(dir, trackerp, trackerp ? save_stack() : 0);
 
 	__ref_tracker_bind(dir, counter);
-	return ret;
+	return ret != -EINVAL;
 }
 
 bool ref_tracker_dir_exit(struct ref_tracker_dir *dir)
@@ -311,6 +321,11 @@ bool ref_tracker_dir_exit(struct ref_tracker_dir *dir)
 		abort();
 	}
 	return leak;
+}
+
+unsigned int __ref_tracker_stack_of(const struct ref_tracker *t, bool freed)
+{
+	return freed ? t->free_stack & ~DEAD_BIT : t->alloc_stack;
 }
 
 void __ref_tracker_dir_stats(struct ref_tracker_dir *dir,
@@ -358,6 +373,9 @@ static unsigned int snapshot(struct ref_tracker_dir *dir,
 		++*total;
 		for (i = 0; i < n && groups[i].stack != h; i++)
 			;
+#ifdef REFCOUNT_TRACKER_MUTANT_NO_GROUPING
+		i = n; /* the mutant: every tracker is its own group */
+#endif
 		if (i < n) {
 			groups[i].count++;
 		} else if (n < limit) {

@@ -51,6 +51,49 @@ static void read_bounds(void)
 	pthread_attr_destroy(&attr);
 }
 
+/* Follow the chain from @fp; the first @skip return addresses are left out. */
+static unsigned int walk_from(const uintptr_t *fp, uintptr_t *entries,
+			      unsigned int max, unsigned int skip)
+{
+	unsigned int n = 0;
+
+	if (__builtin_expect(!bounds.known, 0))
+		read_bounds();
+	while (n < max) {
+		uintptr_t p = (uintptr_t)fp;
+		const uintptr_t *next;
+
+#ifndef REFCOUNT_TRACKER_MUTANT_UNBOUNDED_WALK
+		if (p < bounds.lo || p > bounds.hi - 2 * sizeof(uintptr_t) ||
+		    (p & (sizeof(uintptr_t) - 1)))
+			break;
+#else
+		if (!p) /* the mutant: only a NULL ends the walk */
+			break;
+#endif
+		if (!fp[1])
+			break;
+		if (skip)
+			skip--;
+		else
+			entries[n++] = fp[1];
+		next = (const uintptr_t *)fp[0];
+#ifndef REFCOUNT_TRACKER_MUTANT_UNBOUNDED_WALK
+		/* Frames are pushed downwards: each caller's is higher. */
+		if ((uintptr_t)next <= p)
+			break;
+#endif
+		fp = next;
+	}
+	return n;
+}
+
+unsigned int __refcount_stack_fp_walk_from(const void *fp, uintptr_t *entries,
+					   unsigned int max)
+{
+	return walk_from(fp, entries, max, 0);
+}
+
 /*
  * Walk from this function's own frame record.  With @skip 0 the first entry
  * is our caller's return address (our own record, which holds the return
@@ -59,31 +102,11 @@ static void read_bounds(void)
 static __attribute__((noinline)) unsigned int
 fp_walk(uintptr_t *entries, unsigned int max, unsigned int skip)
 {
-	const uintptr_t *fp = __builtin_frame_address(0);
-	unsigned int n = 0;
+	/* Our own record holds the return into our caller: skip it too. */
+	unsigned int n =
+		walk_from(__builtin_frame_address(0), entries, max, skip + 1);
 
-	if (__builtin_expect(!bounds.known, 0))
-		read_bounds();
-	/* Our own record: its return address is into the caller of fp_walk. */
-	skip++;
-	while (n < max) {
-		uintptr_t p = (uintptr_t)fp;
-		const uintptr_t *next;
-
-		if (p < bounds.lo || p > bounds.hi - 2 * sizeof(uintptr_t) ||
-		    (p & (sizeof(uintptr_t) - 1)))
-			break;
-		if (!fp[1])
-			break;
-		if (skip)
-			skip--;
-		else
-			entries[n++] = fp[1];
-		next = (const uintptr_t *)fp[0];
-		if ((uintptr_t)next <= p)
-			break;
-		fp = next;
-	}
+	__asm__ volatile("" ::: "memory"); /* no tail call */
 	return n;
 }
 

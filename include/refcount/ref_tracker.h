@@ -242,9 +242,10 @@ int ref_tracker_free(struct ref_tracker_dir *dir,
 int __ref_tracker_alloc_counter(struct ref_tracker_dir *dir,
 				struct ref_tracker **trackerp,
 				const void *counter);
-int __ref_tracker_free_counter(struct ref_tracker_dir *dir,
-			       struct ref_tracker **trackerp,
-			       const void *counter);
+/* Return: false for a tracker already released (-EINVAL), else true. */
+bool __ref_tracker_free_counter(struct ref_tracker_dir *dir,
+				struct ref_tracker **trackerp,
+				const void *counter);
 /* Internal: forget @counter (its last reference is gone). */
 void __ref_tracker_forget_counter(const void *counter);
 
@@ -266,10 +267,15 @@ static __refcount_always_inline bool
 __REF_TRACKER_PUT(struct ref_tracker_dir *dir, struct ref_tracker **trackerp,
 		  const void *counter)
 {
-	int ret = __ref_tracker_free_counter(dir, trackerp, counter);
+	/*
+	 * A bool from the call, not a comparison of its int here: clang 14
+	 * hangs (-O2) on a comparison with a constant before the fast
+	 * breed's asm goto.
+	 */
+	bool ok = __ref_tracker_free_counter(dir, trackerp, counter);
 
 	__asm__ volatile("" ::: "memory");
-	return ret != -EINVAL;
+	return ok;
 }
 #define __REF_TRACKER_GONE(counter) __ref_tracker_forget_counter(counter)
 

@@ -59,6 +59,13 @@ unsigned int __refcount_stack_capture(uintptr_t *entries, unsigned int max,
 				      unsigned int skip);
 
 /*
+ * Tests: the frame-pointer walk from the frame record at @fp, bounded by the
+ * current thread's stack.  Return: the number of entries saved.
+ */
+unsigned int __refcount_stack_fp_walk_from(const void *fp, uintptr_t *entries,
+					   unsigned int max);
+
+/*
  * Deduplicate @nr entries into the depot.  Return: their handle, or 0 when
  * @nr is 0 or the depot is full (then counted in __refcount_stack_dropped()).
  * Lock-free when the stack is already there.  Follows lib/stackdepot.c

@@ -65,10 +65,11 @@ static __refcount_always_inline __refcount_must_check bool
 refcount_inc_not_zero_tracked(refcount_t *r, struct ref_tracker_dir *dir,
 			      struct ref_tracker **trackerp)
 {
-	if (!refcount_inc_not_zero(r))
-		return false;
-	__REF_TRACKER_GET(dir, trackerp, r);
-	return true;
+	bool got = refcount_inc_not_zero(r);
+
+	if (got)
+		__REF_TRACKER_GET(dir, trackerp, r);
+	return got;
 }
 
 /**
@@ -93,7 +94,9 @@ static __refcount_always_inline __refcount_must_check bool
 refcount_dec_and_test_tracked(refcount_t *r, struct ref_tracker_dir *dir,
 			      struct ref_tracker **trackerp)
 {
-	if (!__REF_TRACKER_PUT(dir, trackerp, r) || !refcount_dec_and_test(r))
+	if (!__REF_TRACKER_PUT(dir, trackerp, r))
+		return false;
+	if (!refcount_dec_and_test(r))
 		return false;
 	__REF_TRACKER_GONE(r);
 	return true;
@@ -143,10 +146,11 @@ static __refcount_always_inline __refcount_must_check int
 kref_get_unless_zero_tracked(struct kref *kref, struct ref_tracker_dir *dir,
 			     struct ref_tracker **trackerp)
 {
-	if (!kref_get_unless_zero(kref))
-		return 0;
-	__REF_TRACKER_GET(dir, trackerp, &kref->refcount);
-	return 1;
+	int got = kref_get_unless_zero(kref);
+
+	if (got)
+		__REF_TRACKER_GET(dir, trackerp, &kref->refcount);
+	return got;
 }
 
 /**

@@ -23,6 +23,10 @@ void __ref_tracker_inject_oom(unsigned int n);
 /* Puts of already released trackers caught, process-wide. */
 extern atomic_ulong __ref_tracker_double_puts;
 
+/* Tests: the allocation (@freed false) or free stack of a tracker. */
+struct ref_tracker;
+unsigned int __ref_tracker_stack_of(const struct ref_tracker *t, _Bool freed);
+
 struct __ref_tracker_dir_stats {
 	unsigned long live, quarantined, chunks;
 	size_t bytes; /* of the chunks */
