@@ -9,7 +9,8 @@
  *     stack captures, two depot look-ups, the dir's lock twice), per capture
  *     backend, against the untracked kref_get() + kref_put() pair; the
  *     calls are made DEPTH frames down, so that each capture walks a stack
- *     of about a dozen frames, as a real program's would;
+ *     of about a dozen frames, as a real program's would; and one capture
+ *     alone, without the depot and the lock;
  *   - the bytes per live tracked reference: the dir's chunks over its live
  *     trackers (every tracker the dir holds, and the malloc() overhead of
  *     its chunks as glibc's mallinfo2() sees it), and the depot's fixed size.
@@ -19,7 +20,7 @@
  * min-max.  Built with -fno-omit-frame-pointer, so the frame-pointer walk
  * sees every frame.
  *
- * Usage: tracker-bench [--quick]
+ * Usage: tracker-bench [--quick] [--backend=fp|backtrace]
  */
 #define _GNU_SOURCE
 #define REFCOUNT_TRACKER
@@ -62,6 +63,17 @@ static __attribute__((noinline)) void loop_tracked(void)
 	for (long i = 0; i < pairs; i++) {
 		kref_get_tracked(&ref, &dir, &t);
 		kref_put_tracked(&ref, never, &dir, &t);
+	}
+}
+
+/* One capture alone, for comparison: what a pair pays twice. */
+static __attribute__((noinline)) void loop_capture(void)
+{
+	uintptr_t e[REF_TRACKER_STACK_ENTRIES];
+
+	for (long i = 0; i < pairs; i++) {
+		__refcount_stack_capture(e, REF_TRACKER_STACK_ENTRIES, 0);
+		__asm__ volatile("" ::: "memory");
 	}
 }
 
@@ -129,9 +141,16 @@ int main(int argc, char **argv)
 						   REFCOUNT_STACK_BACKTRACE };
 	struct __ref_tracker_dir_stats s;
 	struct mallinfo2 m0, m1;
-	bool quick = argc > 1 && !strcmp(argv[1], "--quick");
+	bool quick = false;
+	const char *only = NULL;
 	double plain[3], r[3];
 
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--quick"))
+			quick = true;
+		else if (!strncmp(argv[i], "--backend=", 10))
+			only = argv[i] + 10;
+	}
 	pairs = quick ? 20000 : 1000000;
 	kref_init(&ref);
 	ref_tracker_dir_init(&dir, 16, "bench");
@@ -144,11 +163,17 @@ int main(int argc, char **argv)
 	for (unsigned int b = 0; b < 2; b++) {
 		char name[64];
 
+		if (only && strcmp(only, b ? "backtrace" : "fp"))
+			continue;
 		__refcount_stack_force(backends[b]);
 		snprintf(name, sizeof(name), "tracked pair, %s",
 			 __refcount_stack_backend_name(backends[b]));
 		measure(loop_tracked, r);
 		printf("%-34s %8.1f ns [%.1f-%.1f]\n", name, r[0], r[1], r[2]);
+		measure(loop_capture, r);
+		printf("  one capture alone                %8.1f ns "
+		       "[%.1f-%.1f]\n",
+		       r[0], r[1], r[2]);
 		down(DEPTH, count_frames);
 	}
 

@@ -263,8 +263,8 @@ Test(ref_tracker, bytes_per_live_reference)
 		cr_assert_eq(ref_tracker_alloc(&dir, &t[i]), 0);
 	__ref_tracker_dir_stats(&dir, &s);
 	cr_assert_eq(s.live, 10000);
-	cr_assert_leq(s.bytes / s.live, 32, "%zu bytes per live reference",
-		      s.bytes / s.live);
+	cr_assert_leq(s.bytes / s.live, 32, "%lu bytes per live reference",
+		      (unsigned long)(s.bytes / s.live));
 	cr_assert_leq(__refcount_stack_depot_count(), 2);
 	__ref_tracker_output(fopen("/dev/null", "w"));
 	cr_assert(ref_tracker_dir_exit(&dir));
