@@ -63,7 +63,6 @@
 struct ref_tracker;
 
 #ifdef REFCOUNT_TRACKER
-#include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
 
