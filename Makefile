@@ -11,9 +11,9 @@
 #
 # mk/ holds what every area shares (the breed list, the library recipe, the
 # unit-suite recipe); each area keeps its rules in a fragment beside its
-# sources: tests/tests.mk, tests/reliability.mk, bench/bench.mk,
-# nullblk/nullblk.mk.  A fragment adds its test targets to CHECK_TARGETS;
-# `make check` runs them all.  docs/architecture.md describes them.
+# sources: tests/tests.mk, tests/reliability.mk, tests/tracker.mk,
+# bench/bench.mk, nullblk/nullblk.mk.  A fragment adds its test targets to
+# CHECK_TARGETS; `make check` runs them all.  docs/architecture.md describes them.
 
 # `make` alone builds the library, whatever the fragments below define first.
 .DEFAULT_GOAL := all
@@ -124,6 +124,7 @@ include bench/bench.mk
 include nullblk/nullblk.mk
 include tests/reliability.mk
 include tests/input.mk
+include tests/tracker.mk
 
 check: $(CHECK_TARGETS)
 	@echo "make check: all of $(CHECK_TARGETS) passed"

@@ -184,3 +184,23 @@ check-bench-lookup: $(LOOKUP_BIN)
 	grep -q 'rcuref speed-up' $(BENCH_DIR)/lookup-table.out
 	@echo "check-bench-lookup: bench/lookup-table runs"
 CHECK_TARGETS += check-bench-lookup
+
+# --- tracker-bench: the ref_tracker's costs (docs/bench.md, 'tracker-bench')
+
+TRACKER_BENCH := $(BENCH_DIR)/tracker-bench
+.PHONY: tracker-bench check-tracker-bench
+$(TRACKER_BENCH): bench/tracker-bench.c $(B)/librefcount.a $(LIB_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -fno-omit-frame-pointer $< $(B)/librefcount.a -o $@
+tracker-bench: $(TRACKER_BENCH)
+	$(TRACKER_BENCH) $(ARGS)
+# Smoke test: --quick runs and prints every figure (never checks speed).
+check-tracker-bench: $(TRACKER_BENCH)
+	$(TRACKER_BENCH) --quick > $(BENCH_DIR)/tracker-bench.out
+	@for l in 'untracked' 'frame-pointer walk' 'backtrace()' \
+		'bytes per live tracked reference' 'stack depot'; do \
+		grep -q "$$l" $(BENCH_DIR)/tracker-bench.out || \
+			{ cat $(BENCH_DIR)/tracker-bench.out; \
+			  echo "check-tracker-bench: no '$$l' line"; exit 1; }; done
+	@echo "check-tracker-bench: passed"
+CHECK_TARGETS += check-tracker-bench

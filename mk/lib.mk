@@ -16,7 +16,13 @@
 # breed-free.
 
 LIB_HDRS := $(wildcard include/refcount/*.h include/refcount/*/*.h)
-LIB_SRCS := src/report.c src/full-ops.c src/fast-trap.c src/rcuref.c
+LIB_SRCS := src/report.c src/full-ops.c src/fast-trap.c src/rcuref.c \
+	src/ref_tracker.c \
+	src/tracker-holders.c src/stackdepot.c src/stack-capture.c \
+	src/symbolize.c
+# The frame-pointer walk starts in these files' frames (src/stack-capture.c).
+LIB_CFLAGS_ref_tracker := -fno-omit-frame-pointer
+LIB_CFLAGS_stack-capture := -fno-omit-frame-pointer
 LIB_FLAVOURED := src/dec-and-lock.c
 
 define LIB_VARIANT
@@ -24,7 +30,7 @@ LIB_OBJS_$(1) := $(LIB_SRCS:src/%.c=$(1)/lib/%.o) \
 	$(BREEDS:%=$(1)/lib/dec-and-lock-%.o)
 $(1)/lib/%.o: src/%.c $$(LIB_HDRS) | $(4)
 	@mkdir -p $$(@D)
-	$(2) $(3) -c $$< -o $$@
+	$(2) $(3) $$(LIB_CFLAGS_$$*) -c $$< -o $$@
 $(1)/lib/dec-and-lock-%.o: $(LIB_FLAVOURED) $$(LIB_HDRS) | $(4)
 	@mkdir -p $$(@D)
 	$(2) $(3) $$(call breed_cflags,$$*) -c $$< -o $$@

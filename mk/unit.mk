@@ -15,6 +15,10 @@
 #                                       UINT_MAX)
 #                           kref.c      kref, the lock helpers with pthread
 #                                       locks
+#                           ref_tracker.c  the ref_tracker's reports,
+#                                       quarantine, counts, both capture
+#                                       backends, the depot, the tracked
+#                                       wrappers, holders in misuse reports
 #         lifetime-<breed>  threads racing kref_get_unless_zero lookups
 #                           against the final kref_put_mutex()/
 #                           kref_put_lock()/kref_put()
@@ -32,7 +36,9 @@
 # The expectations live in tests/lkdtm-table.h and tests/boundary.c.
 
 UNIT_DIR    := $(B)/tests
-UNIT_SUITES := lkdtm boundary kref report-api
+UNIT_SUITES := lkdtm boundary kref report-api ref_tracker
+# ref_tracker.c checks the frame-pointer walk through its own functions.
+UNIT_SUITE_CFLAGS_ref_tracker := -fno-omit-frame-pointer
 UNIT_HDRS   := $(wildcard tests/*.h) $(LIB_HDRS)
 
 # liburcu-dev: check-install builds docs/rcuref-urcu.c with refcount-rcu.
@@ -77,7 +83,7 @@ define UNIT_CRITERION
 $(UNIT_DIR)/$(1)/obj/%-$(2).o: tests/%.c $(UNIT_HDRS) | $(UNIT_NEED)
 	@mkdir -p $$(@D)
 	$$(UNIT_CC_$(1)) $$(UNIT_CFLAGS_$(1)) $$(call breed_cflags,$(2)) \
-		-c $$< -o $$@
+		$$(UNIT_SUITE_CFLAGS_$$*) -c $$< -o $$@
 $(UNIT_DIR)/$(1)/unit-$(2): $(UNIT_SUITES:%=$(UNIT_DIR)/$(1)/obj/%-$(2).o) \
 		$(UNIT_DIR)/$(1)/helpers.o $(UNIT_DIR)/$(1)/librefcount.a
 	$$(UNIT_CC_$(1)) $$(UNIT_CFLAGS_$(1)) $$^ -lcriterion -o $$@

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include <refcount/breed/registry.h>
+#include <refcount/impl/tracker-internal.h>
 #include <refcount/report.h>
 
 static atomic_ulong report_counts[REFCOUNT_NR_SATURATION_TYPES];
@@ -262,6 +263,8 @@ void refcount_report_default(refcount_t *r, enum refcount_saturation_type t)
 	rep.caller = ctx ? ctx->ip : NULL;
 	refcount_report_format(&rep, line, sizeof(line));
 	fprintf(stderr, "%s\n", line);
+	/* Who holds it, if a tracked wrapper registered the counter. */
+	__ref_tracker_print_holders(r);
 
 	if (abort_wanted() == 1) {
 		fprintf(stderr, "librefcount: REFCOUNT_ABORT=%s: aborting\n",

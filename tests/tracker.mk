@@ -1,0 +1,113 @@
+# tests/tracker.mk - the ref_tracker's checks beyond the unit suite (issue 13)
+#
+# The unit suite (mk/unit.mk) holds tests/ref_tracker.c, so the reports,
+# the quarantine, both capture backends and the wrappers run in every unit
+# variant (gcc, clang, ASan, and the qemu cross builds).  Here, for make
+# check (CHECK_TARGETS):
+#
+#   check-tracker-off      compiled out, the wrappers and ref_tracker_*()
+#                          calls add 0 bytes and 0 instructions at their call
+#                          sites: tests/tracker-off.sh compares the object
+#                          code per breed, gcc and clang, against a control
+#                          build with REFCOUNT_TRACKER that must differ
+#   check-tracker-tsan     tests/stress/tracker-threads.c under TSan: many
+#                          threads on one dir, per breed (clang), and gcc
+#   check-tracker-mutants  the unit suite's tracker tests against library
+#                          copies with one checker broken each; every one must
+#                          fail the test written for it
+#   check-tracker-example  docs/example-tracker.c (the README example), run
+#                          with each capture backend; its output, addresses
+#                          masked, must be docs/example-tracker.expected
+#
+# The example's library copy, $(TRK)/librefcount.a, is compiled after
+# libdw-dev is installed (file:line); the other copies use libdw only if
+# its headers happen to be there (src/symbolize.c).
+
+TRK := $(B)/tracker
+TRK_NEED := $(TRK)/.need
+$(TRK_NEED): | $(UNIT_NEED)
+	$(NEED) libdw-dev binutils
+	@mkdir -p $(@D) && touch $@
+
+$(eval $(call LIB_VARIANT,$(TRK),$(CC),$$(ALL_CFLAGS),$(TRK_NEED)))
+
+.PHONY: check-tracker-off check-tracker-tsan check-tracker-mutants \
+	check-tracker-example update-tracker-example
+
+check-tracker-off: | $(TRK_NEED)
+	@sh tests/tracker-off.sh gcc $(TRK)/off-gcc "$(ALL_CFLAGS)" \
+		$(foreach b,$(BREEDS),"$(call breed_cflags,$(b))")
+	@sh tests/tracker-off.sh clang $(TRK)/off-clang "$(ALL_CFLAGS)" \
+		$(foreach b,$(BREEDS),"$(call breed_cflags,$(b))")
+
+# --- many threads on one dir --------------------------------------------
+
+TRK_THREADS_ARGS := 8 3000
+$(foreach b,$(BREEDS),$(eval $(call REL_PROG,tsan,tracker-threads,\
+	tests/stress/tracker-threads.c,$(b))))
+$(eval $(call REL_PROG,tsan-gcc,tracker-threads,\
+	tests/stress/tracker-threads.c,saturating))
+check-tracker-tsan: $(BREEDS:%=$(REL)/tsan/tracker-threads-%) \
+		$(REL)/tsan-gcc/tracker-threads-saturating
+	@set -e; for p in $^; do \
+		$(REL_ENV_tsan) $$p $(TRK_THREADS_ARGS); done
+
+# --- mutants: each breaks one checker ------------------------------------
+#
+#   UNBOUNDED_WALK   the frame-pointer walk without its stack bounds
+#                    -> capture::bad_chain_is_bounded
+#   NO_QUARANTINE    a released tracker is not recognised on a second put
+#                    -> ref_tracker::double_put_both_stacks
+#   NO_GROUPING      every live tracker reported as its own group
+#                    -> ref_tracker::leaks_grouped_by_stack
+
+TRK_MUTANTS := UNBOUNDED_WALK NO_QUARANTINE NO_GROUPING
+TRK_MUTANT_TEST_UNBOUNDED_WALK := capture::bad_chain_is_bounded
+TRK_MUTANT_TEST_NO_QUARANTINE := ref_tracker::double_put_both_stacks
+TRK_MUTANT_TEST_NO_GROUPING := ref_tracker::leaks_grouped_by_stack
+
+define TRK_MUTANT
+$$(eval $$(call LIB_VARIANT,$(TRK)/mutant-$(1),$(CC),\
+	$$$$(ALL_CFLAGS) -DREFCOUNT_TRACKER_MUTANT_$(1),$(UNIT_NEED)))
+$(TRK)/mutant-$(1)/unit: tests/ref_tracker.c $(UNIT_DIR)/gcc/helpers.o \
+		$(TRK)/mutant-$(1)/librefcount.a $(UNIT_HDRS)
+	$(CC) $$(ALL_CFLAGS) -fno-omit-frame-pointer $$< \
+		$(UNIT_DIR)/gcc/helpers.o $(TRK)/mutant-$(1)/librefcount.a \
+		-lcriterion -o $$@
+endef
+$(foreach m,$(TRK_MUTANTS),$(eval $(call TRK_MUTANT,$(m))))
+
+check-tracker-mutants: $(TRK_MUTANTS:%=$(TRK)/mutant-%/unit)
+	@set -e; for mt in $(foreach m,$(TRK_MUTANTS),$(m):$(TRK_MUTANT_TEST_$(m))); do \
+		m=$${mt%%:*}; t=$${mt#*:}; log=$(TRK)/mutant-$$m/unit.log; \
+		if $(TRK)/mutant-$$m/unit --jobs=2 --short-filename \
+			> $$log 2>&1; then \
+			echo "mutant $$m: every test passed"; exit 1; fi; \
+		grep -Eq "(FAIL|CRASH).*$$t|$$t.*(FAIL|CRASH)" $$log || \
+			{ cat $$log; echo "mutant $$m: $$t did not fail"; exit 1; }; \
+		echo "mutant $$m: $$t fails, as it must"; done
+
+# --- the README example ---------------------------------------------------
+
+# -O0: no inlining or cloning of the example's functions, so the stacks
+# name them; frames outside the example (libc, _start) are dropped, as
+# they depend on the machine.
+TRK_EX := $(TRK)/example-tracker
+TRK_MASK := sed -E -e 's/0x[0-9a-f]+/0x?/g' -e '/^ /{/example-tracker\.c:/!d;}'
+$(TRK_EX): docs/example-tracker.c $(TRK)/librefcount.a $(LIB_HDRS)
+	$(CC) $(filter-out -O%,$(ALL_CFLAGS)) -O0 -DREFCOUNT_TRACKER $< \
+		$(TRK)/librefcount.a -o $@
+check-tracker-example: $(TRK_EX)
+	@set -e; for c in default fp backtrace; do \
+		REFCOUNT_TRACKER_CAPTURE=$$c $(TRK_EX) 2>&1 | $(TRK_MASK) \
+			> $(TRK)/example-$$c.out; \
+		diff -u docs/example-tracker.expected $(TRK)/example-$$c.out || \
+			{ echo "check-tracker-example ($$c): differs"; exit 1; }; \
+	done
+	@echo "check-tracker-example: passed (default, fp, backtrace)"
+update-tracker-example: $(TRK_EX)
+	REFCOUNT_TRACKER_CAPTURE=fp $(TRK_EX) 2>&1 | $(TRK_MASK) \
+		> docs/example-tracker.expected
+
+CHECK_TARGETS += check-tracker-off check-tracker-tsan check-tracker-mutants \
+	check-tracker-example
