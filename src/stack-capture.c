@@ -113,18 +113,25 @@ fp_walk(uintptr_t *entries, unsigned int max, unsigned int skip)
 static __attribute__((noinline)) unsigned int
 bt_walk(uintptr_t *entries, unsigned int max, unsigned int skip)
 {
-	void *buf[REF_TRACKER_STACK_ENTRIES + 8];
-	int want = (int)(max + skip + 2), got;
+	void *buf[REF_TRACKER_STACK_ENTRIES + 8]; /* and our frames */
+	const uintptr_t ret = (uintptr_t)__builtin_return_address(0);
+	int want = (int)(max + skip + 4), got, first = 1;
 	unsigned int n = 0;
 
 	if (want > (int)(sizeof(buf) / sizeof(buf[0])))
 		want = (int)(sizeof(buf) / sizeof(buf[0]));
 	/*
-	 * buf[0] is in bt_walk itself, buf[1] in our caller, buf[2] our
-	 * caller's return address: the first entry, as in fp_walk().
+	 * buf[0] is normally in bt_walk itself and buf[1] our return into the
+	 * caller, but sanitizers intercept backtrace() and may add or drop a
+	 * frame of their own: find our return address instead of assuming.
 	 */
 	got = backtrace(buf, want);
-	for (int i = (int)skip + 2; i < got && n < max; i++)
+	for (int i = 0; i < got && i < 4; i++)
+		if ((uintptr_t)buf[i] == ret) {
+			first = i;
+			break;
+		}
+	for (int i = first + 1 + (int)skip; i < got && n < max; i++)
 		entries[n++] = (uintptr_t)buf[i];
 	return n;
 }

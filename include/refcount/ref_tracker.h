@@ -13,10 +13,10 @@
  * (or of a class of objects).  Its report lists the live ones grouped by
  * the stack that took them:
  *
- *	session@0x55d0c1e2a2a0 has 1/2 users at
- *	     session_lookup+0x6e/0xa0 (example-tracker+0x1a4e) example-tracker.c:88
- *	     main+0x1b5/0x2d0 (example-tracker+0x1d35) example-tracker.c:152
- *	     ...
+ *	session@0x562aa0bb63c0 has 1/1 users at
+ *	     session_lookup+0xaa/0xe1 (example-tracker+0x285d) example-tracker.c:79
+ *	     handle_request_leaky+0x1c/0x7e (example-tracker+0x29bf) example-tracker.c:107
+ *	     main+0x9d/0xe8 (example-tracker+0x2b55) example-tracker.c:147
  *
  * and a put of a tracker that was already put prints "reference already
  * released." with the stacks of its get and of its first put, as long as
