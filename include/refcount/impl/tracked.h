@@ -94,12 +94,15 @@ static __refcount_always_inline __refcount_must_check bool
 refcount_dec_and_test_tracked(refcount_t *r, struct ref_tracker_dir *dir,
 			      struct ref_tracker **trackerp)
 {
+	bool last;
+
+	/* Shaped so that, compiled out, it is refcount_dec_and_test() itself. */
 	if (!__REF_TRACKER_PUT(dir, trackerp, r))
 		return false;
-	if (!refcount_dec_and_test(r))
-		return false;
-	__REF_TRACKER_GONE(r);
-	return true;
+	last = refcount_dec_and_test(r);
+	if (last)
+		__REF_TRACKER_GONE(r);
+	return last;
 }
 
 /**
