@@ -17,6 +17,8 @@
 
 # `make` alone builds the library, whatever the fragments below define first.
 .DEFAULT_GOAL := all
+# Every fragment adds its tests to this; `make check` runs them all.
+CHECK_TARGETS :=
 
 CC      ?= cc
 PREFIX  ?= /usr/local
@@ -118,7 +120,7 @@ check-rcuref-examples: $(B)/librefcount.a
 		done; done
 	@echo "check-rcuref-examples: docs/rcuref-{$$(echo $(RCUREF_EXAMPLES) | tr ' ' ,)}.c passed (gcc, clang)"
 
-CHECK_TARGETS := check-example check-rcuref-examples
+CHECK_TARGETS += check-example check-rcuref-examples
 include tests/tests.mk
 include bench/bench.mk
 include nullblk/nullblk.mk
