@@ -47,33 +47,7 @@ static inline bool breed_inc_not_zero_counted(refcount_t *r, uint64_t *n)
 #define BENCH_MAX ((int)REFCOUNT_MAX)
 #define BENCH_IS_SATURATED(r)                                                  \
 	(refcount_read(r) == (unsigned int)REFCOUNT_SATURATED)
-#define BENCH_OWN_PROBE
+#define BENCH_REFCOUNT_PROBE
 #define BENCH_FORKED false
 
 #include "loops.h"
-
-static unsigned long BN(reports)(void)
-{
-	unsigned long n = 0;
-
-	for (int t = 0; t < REFCOUNT_NR_SATURATION_TYPES; t++)
-		n += refcount_report_count((enum refcount_saturation_type)t);
-	return n;
-}
-
-static void BN(quiet)(refcount_t *r, enum refcount_saturation_type t)
-{
-	(void)r;
-	(void)t;
-}
-
-/* Reported: refcount_report_count() grew while the scenario ran. */
-static void BN(probe)(enum bench_violation v, struct bench_probe *out)
-{
-	refcount_report_fn prev = refcount_set_report_handler(BN(quiet));
-	unsigned long before = BN(reports)();
-
-	BN(scenario)(v, out);
-	out->reported = BN(reports)() != before;
-	refcount_set_report_handler(prev);
-}

@@ -22,10 +22,12 @@
  * BENCH_INC_NOT_ZERO_RETRIES(r, n), BENCH_INC_NOT_ZERO that adds its failed
  * compare-and-swaps to the uint64_t *n (for the untimed retry count).
  *
- * A library that reports misuse defines BENCH_OWN_PROBE and then, after this
- * file, BN(probe): it runs BN(scenario) and says whether the library
- * reported.  Otherwise the probe is the scenario alone, and only an abort
- * (seen by the driver, which forks) or the final value can tell.
+ * A row of this library defines BENCH_REFCOUNT_PROBE: its probe is the
+ * scenario, reported when refcount_report_count() moved.  Another library
+ * that reports misuse defines BENCH_OWN_PROBE and then, after this file,
+ * BN(probe): it runs BN(scenario) and says whether the library reported.
+ * Otherwise the probe is the scenario alone, and only an abort (seen by the
+ * driver, which forks) or the final value can tell.
  *
  * Every loop below has its operations inlined; the driver reaches a loop
  * through one function pointer.  Each loop checks the counter's answers
@@ -242,7 +244,34 @@ static uint64_t BN(lookup_retries)(void *slot, uint64_t pairs)
 #define BENCH_RETRIES_FN NULL
 #endif
 
-#ifdef BENCH_OWN_PROBE
+#ifdef BENCH_REFCOUNT_PROBE
+/* A row of this library: every report moves refcount_report_count(). */
+static unsigned long BN(reports)(void)
+{
+	unsigned long n = 0;
+
+	for (int t = 0; t < REFCOUNT_NR_SATURATION_TYPES; t++)
+		n += refcount_report_count((enum refcount_saturation_type)t);
+	return n;
+}
+
+static void BN(quiet)(refcount_t *r, enum refcount_saturation_type t)
+{
+	(void)r;
+	(void)t;
+}
+
+/* Reported: refcount_report_count() grew while the scenario ran. */
+static void BN(probe)(enum bench_violation v, struct bench_probe *out)
+{
+	refcount_report_fn prev = refcount_set_report_handler(BN(quiet));
+	unsigned long before = BN(reports)();
+
+	BN(scenario)(v, out);
+	out->reported = BN(reports)() != before;
+	refcount_set_report_handler(prev);
+}
+#elif defined(BENCH_OWN_PROBE)
 static void BN(probe)(enum bench_violation v, struct bench_probe *out);
 #else
 static void BN(probe)(enum bench_violation v, struct bench_probe *out)
