@@ -18,7 +18,8 @@
  *   BENCH_IS_SATURATED(r)      the counter sits at its saturation value
  *   BENCH_FORKED               true: probe in a child (the row may abort)
  * and optionally BENCH_DEC(r), a decrement whose result is not tested,
- * BENCH_TARGET, true for the row the targets are about (default false), and
+ * BENCH_TARGET, true for the row the targets are about (default false),
+ * BENCH_TRYGET_TARGET, true for the row the try-get targets are about, and
  * BENCH_INC_NOT_ZERO_RETRIES(r, n), BENCH_INC_NOT_ZERO that adds its failed
  * compare-and-swaps to the uint64_t *n (for the untimed retry count).
  *
@@ -46,6 +47,9 @@
 
 #ifndef BENCH_TARGET
 #define BENCH_TARGET false
+#endif
+#ifndef BENCH_TRYGET_TARGET
+#define BENCH_TRYGET_TARGET false
 #endif
 
 /*
@@ -284,6 +288,7 @@ const struct bench_impl BN(bench_impl) = {
 	.name = BENCH_NAME,
 	.kind = BENCH_KIND,
 	.target = BENCH_TARGET,
+	.tryget_target = BENCH_TRYGET_TARGET,
 	.key = BENCH_STR(BENCH_SFX),
 	.api = BENCH_API,
 	.lookup_note = BENCH_LOOKUP_NOTE,

@@ -29,6 +29,8 @@ static inline void rcuref_bench_set(rcuref_t *r, unsigned int v)
 #define BENCH_SFX rcuref
 #define BENCH_NAME "rcuref"
 #define BENCH_KIND BENCH_ROW_PEER
+/* The try-get targets (issue 12) are about rcuref_t. */
+#define BENCH_TRYGET_TARGET true
 #define BENCH_API "rcuref_get, rcuref_put (RCUREF_NO_URCU)"
 #define BENCH_LOOKUP_NOTE "rcuref: rcuref_get(), one atomic add, no loop"
 #define BENCH_T rcuref_t

@@ -13,7 +13,6 @@
 #include "driver.h"
 
 #include <stdio.h>
-#include <string.h>
 
 #define WITHIN 0.02 /* the target: within 2% of the baseline */
 
@@ -149,10 +148,11 @@ static const struct group *contention_worst(unsigned int *n, unsigned int *met)
 	return worst;
 }
 
-static int row_named(const char *name)
+/* The row the try-get targets are about (BENCH_TRYGET_TARGET), or -1. */
+static int tryget_row(void)
 {
 	for (unsigned int i = 0; i < NR_IMPLS; i++)
-		if (!strcmp(impls[i]->name, name))
+		if (impls[i]->tryget_target)
 			return (int)i;
 	return -1;
 }
@@ -207,7 +207,7 @@ static void rc_target(const char *what, const struct group *gn, int num,
 
 static void print_rcuref_targets(void)
 {
-	int rc = row_named("rcuref"), sat = (int)target;
+	int rc = tryget_row(), sat = (int)target;
 	int at = (int)baseline;
 
 	printf("  rcuref (issue 12), median per round [95%% interval]:\n");
