@@ -1,0 +1,254 @@
+# SPDX-License-Identifier: MIT
+"""nbcheck.py: the bad-input tests of `nbtool.py check` (make check-nullblk).
+
+Every bad value must be refused with a message that names it, a non-zero
+exit, and nothing run or written:
+
+  * the engine's options, on fio's command line and in a job file: fio's
+    parser refuses path= and refcount=, the engine's own parser the
+    numbers, once, before any job starts;
+  * make nullblk-bench's NB_* variables, refused before the timing suite
+    or fio runs, and without touching the bench's JSON.
+
+It also holds the engine to its start line: one line per job on stderr
+naming breed, path and irqmode, with fio's JSON on stdout left whole.
+"""
+import json
+import os
+import random
+import sys
+import time
+
+import nbtool as nb
+
+IRQ_VALUES = ["0 (none", "1 (softirq", "2 (timer"]
+QM_VALUES = ["0 (bio-based", "1 (legacy single queue", "2 (blk-mq"]
+NSEC_MAX = 10000000000
+
+
+def bad_options(breeds):
+    """option=value, and what the message must name."""
+    ncpu = os.cpu_count() or 1
+
+    def rng(opt, lo, hi):
+        return (opt, ["nullblk: %s: must be an integer from %d to %d"
+                      % (opt, lo, hi)])
+
+    def one_of(opt, values):
+        return (opt, ["nullblk: %s: must be one of" % opt] + values)
+
+    return [
+        ("path=bogus", ["failed parsing path=bogus"] + list(nb.PATHS)),
+        ("refcount=nope", ["failed parsing refcount=nope"] + breeds),
+        one_of("queue_mode=3", QM_VALUES),
+        one_of("queue_mode=-1", QM_VALUES),
+        one_of("irqmode=7", IRQ_VALUES),
+        one_of("irqmode=-1", IRQ_VALUES),
+        one_of("irqmode=1x", IRQ_VALUES),
+        rng("hw_queue_depth=0", 1, 1 << 16),
+        rng("hw_queue_depth=-3", 1, 1 << 16),
+        rng("hw_queue_depth=65537", 1, 1 << 16),
+        rng("submit_queues=0", 1, ncpu),
+        rng("submit_queues=-1", 1, ncpu),
+        rng("submit_queues=%d" % max(999, ncpu + 1), 1, ncpu),
+        rng("completion_nsec=abc", 0, NSEC_MAX),
+        rng("completion_nsec=-5", 0, NSEC_MAX),
+        rng("completion_nsec=%d" % (NSEC_MAX + 1), 0, NSEC_MAX),
+    ]
+
+
+def check_bad_options(c, so, tmp, breeds):
+    """Bad values fail the job, naming the option, the value and the
+    accepted values or range, once (at parsing, not per job)."""
+    bad = bad_options(breeds)
+    for opt, needles in bad:
+        rc, out, err = nb.run(nb.fio_cmd(so, "--" + opt, "--size=1m",
+                                         "--thread", "--numjobs=2"))
+        text = out + err
+        c.ok(rc != 0 and all(n in text for n in needles) and
+             text.count(needles[0]) == 1,
+             "command line --%s: exit %d, message lacks %s or is repeated"
+             % (opt, rc, [n for n in needles if n not in text]), text)
+        jf = os.path.join(tmp, "bad.fio")
+        with open(jf, "w") as f:
+            f.write("[global]\nioengine=external:%s\nrw=randread\n"
+                    "size=1m\nthread\nnumjobs=2\n[nb]\n%s\n"
+                    % (os.path.abspath(so), opt))
+        rc, out, err = nb.run(["fio", jf])
+        text = out + err
+        # fio's own parser names the option without the value in a job
+        # file; the engine's messages are the same as on the command line
+        needles = [n.replace("failed parsing " + opt,
+                             "failed parsing " + opt.split("=")[0])
+                   for n in needles]
+        c.ok(rc != 0 and all(n in text for n in needles),
+             "job file %s: exit %d" % (opt, rc), text)
+    # a combination null_blk cannot do: init fails with fio's error
+    rc, out, err = nb.run(nb.fio_cmd(so, "--path=legacy-blkcg",
+                                     "--queue_mode=2", "--size=1m"))
+    c.ok(rc != 0 and "needs queue_mode=1" in err and
+         "io engine nullblk init failed" in err,
+         "path=legacy-blkcg with queue_mode=2 accepted", err)
+    print("check-nullblk: %d bad option values rejected, on the command "
+          "line and in job files" % (len(bad) + 1))
+
+
+def check_start_line(c, so, breeds):
+    """Each job says on stderr what it runs; stdout stays fio's JSON."""
+    breed = breeds[-1]
+    opts = ["--path=xen-blkback", "--refcount=" + breed, "--irqmode=0",
+            "--queue_mode=0", "--size=1m", "--number_ios=100", "--thread",
+            "--numjobs=2", "--output-format=json"]
+    rc, out, err = nb.run(nb.fio_cmd(so, *opts))
+    want = ("nullblk: job nb: refcount=%s path=xen-blkback queue_mode=0 "
+            "irqmode=0\n" % breed)
+    c.ok(rc == 0 and err.count(want) == 2,
+         "start line %r not on stderr once per job" % want, err)
+    try:
+        jobs = json.loads(out)["jobs"]
+    except ValueError:
+        jobs = None
+    c.ok(jobs and all(j["error"] == 0 for j in jobs),
+         "stdout of --output-format=json is not fio's JSON alone", out)
+    print("check-nullblk: each job names its breed, path and irqmode on "
+          "stderr; fio's JSON stays whole")
+
+
+def bad_bench_args():
+    """make nullblk-bench VAR=value, and the message it must give."""
+    time_form = "an integer with an optional unit us, ms, s, m, h or d"
+    return [
+        ("NB_REPEAT=0", "NB_REPEAT=0: not an integer > 0"),
+        ("NB_REPEAT=-2", "NB_REPEAT=-2: not an integer > 0"),
+        ("NB_REPEAT=two", "NB_REPEAT=two: not an integer > 0"),
+        ("NB_RUNTIME=bogus", "NB_RUNTIME=bogus: not a fio time > 0, "
+         + time_form),
+        ("NB_RUNTIME=0", "NB_RUNTIME=0: not a fio time > 0"),
+        ("NB_RUNTIME=", "NB_RUNTIME=: not a fio time > 0"),
+        ("NB_RUNTIME=1sec", "NB_RUNTIME=1sec: not a fio time > 0"),
+        ("NB_RAMP=-1s", "NB_RAMP=-1s: not a fio time >= 0, " + time_form),
+        ("NB_RAMP=1.5s", "NB_RAMP=1.5s: not a fio time >= 0"),
+        ("NB_QUICK=yes", "NB_QUICK=yes: not 1, 0 or empty"),
+    ]
+
+
+def check_bench_args(c, json_path):
+    """make nullblk-bench refuses bad NB_* values before it runs or
+    builds anything, and leaves its JSON as it was."""
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL", "MAKEOVERRIDES")}
+    root = os.path.dirname(nb.HERE)
+
+    def stat():
+        try:
+            st = os.stat(json_path)
+            return (st.st_mtime_ns, st.st_size)
+        except FileNotFoundError:
+            return None
+
+    bad = bad_bench_args()
+    for arg, needle in bad:
+        before = stat()
+        t0 = time.time()
+        rc, out, err = nb.run(["make", "-C", root, "--no-print-directory",
+                               "nullblk-bench", arg], env=env, clear=True,
+                              timeout=600)
+        secs = time.time() - t0
+        text = out + err
+        c.ok(rc != 0 and "nullblk-bench: " + needle in err and
+             "Traceback" not in text and "--suites=timing" not in text and
+             "fio-nullblk.so" not in out and secs < 30 and stat() == before,
+             "make nullblk-bench %s: exit %d after %.0f s, JSON %s, message"
+             " lacks %r" % (arg, rc, secs, "untouched" if stat() == before
+                            else "rewritten", needle), text)
+    print("check-nullblk: %d bad NB_* values refused by make nullblk-bench "
+          "before it runs anything" % len(bad))
+
+
+def synthetic_run(breeds, slow, factor, jitter, reps=6):
+    """A bench JSON whose answer is known: atomic at 100 kIOPS, every
+    other breed at 1.0 of that except @slow at @factor, each of their fio
+    jobs scattered by up to +-@jitter (a fraction), from a fixed seed."""
+    rnd = random.Random(1)
+    results = []
+    for rep in range(reps):
+        for path, (_, qm) in nb.PATHS.items():
+            for irq in (0, 1):
+                for b in breeds:
+                    f = 1.0 if b == nb.BASELINE else (
+                        factor if b == slow else 1.0) * (
+                        1 + rnd.uniform(-jitter, jitter))
+                    results.append({
+                        "rep": rep, "path": path, "queue_mode": qm,
+                        "irqmode": irq, "iodepth": 32, "numjobs": 1,
+                        "breed": b, "iops": 100000.0 * f,
+                        "p50": 2000 / f, "p99": 5000 / f, "p99.9": 9000 / f})
+    return {"tsc_hz": 2e9, "extra_cycles_per_op": {b: 0.0 for b in breeds},
+            "extra_cycles_source": "synthetic", "results": results,
+            "settings": {"runtime": "1s", "ramp": "0", "repeat": reps,
+                         "quick": False, "secs": 0.0}}
+
+
+def check_intervals(c, tmp, breeds):
+    """nullblk-bench's intervals and verdict, replayed through
+    `nbtool.py report` on runs whose answer is known: a breed 5% slower
+    with +-0.2% scatter must be found within [-5.x, -4.x] %, everything
+    resolved; the same run scattered +-10% must have none resolved.  Two
+    mutants of nbstats.py (an interval of no width, a +-50% test) must
+    each fail one of the two."""
+    slow = [b for b in breeds if b != nb.BASELINE][0]
+    path = [p for p in nb.PATHS if nb.PATHS[p][0]][0]
+    n = 2 * len(nb.PATHS) * (len(breeds) - 1)
+    cases = (("scatter 0.2%", 0.002,
+              ["%s 100.0 kIOPS" % nb.BASELINE,
+               "verdict: every path and breed resolved to +-1%"],
+              ["kIOPS, IOPS within [-5.", ", -4.", "at 95% confidence"]),
+             ("scatter 10%", 0.10,
+              ["verdict: %d of %d not resolved to +-1%%" % (n, n)],
+              ["kIOPS, IOPS within [", "not resolved (+-"]))
+
+    def replay(tool, jitter, want, row):
+        f = os.path.join(tmp, "intervals.json")
+        with open(f, "w") as fh:
+            json.dump(synthetic_run(breeds, slow, 0.95, jitter), fh)
+        rc, out, err = nb.run([sys.executable, tool, "--breeds",
+                               " ".join(breeds), "report", "--json", f],
+                              timeout=60)
+        line = [" ".join(x.split()) for x in out.splitlines()
+                if x.split()[:2] == [path, slow] and "kIOPS" in x]
+        flat = " ".join(out.split())
+        return (rc == 0 and all(w in flat for w in want) and bool(line) and
+                all(w in line[0] for w in row)), out + err
+
+    tool = os.path.join(nb.HERE, "nbtool.py")
+    for name, jitter, want, row in cases:
+        ok, text = replay(tool, jitter, want, row)
+        c.ok(ok, "nbtool.py report, %s, %s at 0.95 of atomic: want %r and "
+             "%r" % (name, slow, want, row), text)
+    # the mutants: a copy of the tool whose interval has no width, and
+    # one whose +-1% test is +-50%; each must fail one of the cases
+    for sub in (("h = t975(len(ls) - 1) * sd", "h = 0 * sd"),
+                ("RESOLVED = 0.01", "RESOLVED = 0.5")):
+        mdir = os.path.join(tmp, "nbstats-mutant")
+        os.makedirs(mdir, exist_ok=True)
+        for fn in ("nbtool.py", "nbstats.py", "nbcheck.py"):
+            with open(os.path.join(nb.HERE, fn)) as src:
+                text = src.read()
+            if fn == "nbstats.py":
+                assert sub[0] in text, sub[0]
+                text = text.replace(sub[0], sub[1])
+            with open(os.path.join(mdir, fn), "w") as dst:
+                dst.write(text)
+        caught = not all(replay(os.path.join(mdir, "nbtool.py"), *k[1:])[0]
+                         for k in cases)
+        c.ok(caught, "the mutant %r passed the interval checks" % sub[1], "")
+    bad = os.path.join(tmp, "intervals-bad.json")
+    with open(bad, "w") as fh:
+        fh.write("{}")
+    rc, out, err = nb.run([sys.executable, os.path.join(nb.HERE, "nbtool.py"),
+                           "--breeds", " ".join(breeds), "report", "--json",
+                           bad], timeout=60)
+    c.ok(rc == 2 and bad in err and "Traceback" not in err,
+         "nbtool.py report on a bad JSON: exit %d" % rc, err)
+    print("check-nullblk: the intervals of nullblk-bench, replayed on known "
+          "runs (and a noisy mutant)")

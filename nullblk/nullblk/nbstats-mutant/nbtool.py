@@ -1,0 +1,585 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""nbtool.py: drive the userspace null_blk fio engine.
+
+  nbtool.py --breeds "B1 B2 ..." check --so SO --count-so SO --asan-so SO
+            [--cc CC]
+      the tests behind `make check-nullblk`: every path x breed through fio
+      (expected I/O count, no errors), refcount operations per I/O in the
+      instrumented build, ASan and object accounting (with injected faults
+      to show the checks catch them), and bad option values.
+
+  nbtool.py --breeds "B1 B2 ..." bench --so SO [--cycles-json FILE]
+            [--runtime T --ramp T --repeat N --quick[=1|0]] [--check-args]
+      `make nullblk-bench`: nullblk/jobs/randread-4k.fio over path x irqmode
+      x iodepth x numjobs, breeds side by side in each fio run, in rotated
+      order, repeated; prints IOPS and clat p50/p99/p99.9 per breed as
+      ratios to atomic, with the analytic bound.  The values are checked
+      first (--check-args: only that), naming make's NB_* variable.
+
+  nbtool.py --breeds "B1 B2 ..." report --json FILE
+      the same tables again, from a bench run's JSON.
+
+  --breeds is make's $(BREEDS): the breeds of the C registry, in its order,
+  which is the order of the columns and rows printed.
+"""
+import argparse
+import glob
+import json
+import math
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+
+import nbstats
+import time
+
+import nbcheck
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+JOBFILE = os.path.join(HERE, "jobs", "randread-4k.fio")
+# The breeds, from --breeds (set by main), and the one the others are
+# measured against: the unchecked atomic_t.
+BREEDS = []
+BASELINE = "atomic"
+
+
+def measured():
+    """The breeds that are compared with the baseline, in registry order."""
+    return [b for b in BREEDS if b != BASELINE]
+
+
+# Refcount read-modify-writes per I/O on each kernel path, as counted in
+# docs/nullblk.md ("The six counters"), with the queue_mode the path
+# needs.  This table is the expectation the op-count test holds the
+# instrumented engine to, and the multiplier of the analytic bound.
+PATHS = {
+    # path:          (RMWs per I/O, queue_mode for the bench)
+    "psync":        (0, 2),  # on-stack bio: bio_init only
+    "libaio-4.14":  (3, 2),  # bio_get, bio_put, bio_put
+    "libaio-5.4":   (0, 2),  # 531724abc3bf: no bio_get
+    "legacy-blkcg": (2, 1),  # blk_get_rl/blk_put_rl: blkg_get/blkg_put
+    "bfq-ioc":      (2, 2),  # get_io_context/put_io_context per request
+    "xen-blkback":  (2, 2),  # xen_blkif_get/xen_blkif_put per request
+}
+
+
+def fio_cmd(so, *opts):
+    return ["fio", "--ioengine=external:" + os.path.abspath(so),
+            "--rw=randread", "--bs=4k", "--name=nb"] + list(opts)
+
+
+def run(cmd, env=None, timeout=120, clear=False):
+    """Run @cmd; @env is added to the environment, or is all of it when
+    @clear.  Returns (exit status, stdout, stderr)."""
+    e = {} if clear else dict(os.environ)
+    e.update(env or {})
+    p = subprocess.run(cmd, env=e, stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, text=True, timeout=timeout)
+    return p.returncode, p.stdout, p.stderr
+
+
+# ---------------------------------------------------------------- check --
+
+class Checker:
+    def __init__(self):
+        self.failed = []
+        self.passed = 0
+
+    def ok(self, cond, what, detail=""):
+        if cond:
+            self.passed += 1
+        else:
+            self.failed.append(what)
+            print("FAIL: %s\n%s" % (what, detail.rstrip()[-3000:]),
+                  file=sys.stderr)
+        return cond
+
+
+def parse_fio_json(out):
+    # fio prints its JSON on stdout; anything else goes to stderr
+    return json.loads(out[out.index("{"):])
+
+
+def check_paths(c, so):
+    """Each path x breed, bounded I/Os: expected count, no errors."""
+    n, jobs = 3000, 2
+    modes = []
+    i = 0
+    for path in PATHS:
+        for breed in BREEDS:
+            # cover every queue_mode and irqmode the path allows
+            qms = {"legacy-blkcg": [1], "bfq-ioc": [1, 2]}.get(path,
+                                                               [0, 1, 2])
+            qm = qms[i % len(qms)]
+            irq = i % 3
+            i += 1
+            modes.append((path, breed, qm, irq))
+    for path, breed, qm, irq in modes:
+        opts = ["--path=" + path, "--refcount=" + breed,
+                "--queue_mode=%d" % qm, "--irqmode=%d" % irq,
+                "--completion_nsec=2000", "--iodepth=16", "--thread",
+                "--numjobs=%d" % jobs, "--submit_queues=2",
+                "--size=64m", "--number_ios=%d" % n,
+                "--group_reporting", "--output-format=json"]
+        rc, out, err = run(fio_cmd(so, *opts))
+        what = "fio %s" % " ".join(opts[:5])
+        if not c.ok(rc == 0, what + ": exit status %d" % rc, err):
+            continue
+        job = parse_fio_json(out)["jobs"][0]
+        c.ok(job["error"] == 0, what + ": job error %d" % job["error"])
+        c.ok(job["read"]["total_ios"] == n * jobs,
+             what + ": %d I/Os, expected %d" % (job["read"]["total_ios"],
+                                                 n * jobs))
+    print("check-nullblk: %d path x breed jobs through fio" % len(modes))
+
+
+def check_as_typed(c, so):
+    """The command line of the README, as a user types it."""
+    cmd = ["fio", "--ioengine=external:" + so, "--path=libaio-4.14",
+           "--refcount=full", "--rw=randread", "--bs=4k", "--size=16m",
+           "--number_ios=1000", "--name=nb"]
+    rc, out, err = run(cmd)
+    c.ok(rc == 0 and "ioengine=nullblk" in out and "err= 0" in out,
+         " ".join(cmd), out + err)
+
+
+def check_jobfile(c, so, tmp):
+    """The shipped job file parses and runs, breeds side by side."""
+    env = job_env(so, "libaio-4.14", 2, 1, 8, 1, "100ms", "0")
+    rc, out, err = run(["fio", "--output-format=json",
+                        job_file(tmp, BREEDS)], env=env)
+    if c.ok(rc == 0, "jobs/randread-4k.fio: exit status %d" % rc, err):
+        jobs = parse_fio_json(out)["jobs"]
+        got = [j["job options"].get("refcount") for j in jobs]
+        c.ok(got == BREEDS and all(j["error"] == 0 and
+                                   j["read"]["total_ios"] > 0
+                                   for j in jobs),
+             "jobs/randread-4k.fio: one clean job per breed", out)
+
+
+COUNT_RE = re.compile(r"nullblk: path=(\S+) refcount=(\S+): (\d+) I/Os, "
+                      r"(\d+) refcount RMWs on the I/O path .*?, "
+                      r"(\d+) at open/close")
+
+
+def check_op_counts(c, so):
+    """Instrumented build: refcount RMWs per I/O equal the profile's."""
+    n, jobs, sq = 2000, 2, 2
+    for path, (rmws, qm) in PATHS.items():
+        for breed in BREEDS:
+            opts = ["--path=" + path, "--refcount=" + breed,
+                    "--queue_mode=%d" % qm, "--irqmode=1", "--iodepth=8",
+                    "--thread", "--numjobs=%d" % jobs,
+                    "--submit_queues=%d" % sq, "--size=64m",
+                    "--number_ios=%d" % n, "--output-format=json"]
+            rc, out, err = run(fio_cmd(so, *opts))
+            what = "op count path=%s refcount=%s" % (path, breed)
+            m = COUNT_RE.search(err)
+            if not c.ok(rc == 0 and m, what + ": no count line", err):
+                continue
+            ios, io_rmws, setup = int(m[3]), int(m[4]), int(m[5])
+            c.ok(ios == n * jobs, what + ": %d I/Os counted" % ios)
+            c.ok(io_rmws == rmws * ios,
+                 what + ": %d RMWs for %d I/Os, expected %d per I/O"
+                 % (io_rmws, ios, rmws))
+            # per job: bsg get + put, io_context active_ref + refcount
+            # puts; per device: blk_queue_tag shared by sq queues
+            # (sq - 1 gets, sq puts), bsg, xen_blkif and blkg final puts
+            want = 4 * jobs + (2 * sq - 1) + 3
+            c.ok(setup == want, what + ": %d setup RMWs, expected %d"
+                 % (setup, want))
+    print("check-nullblk: refcount RMWs per I/O match the profiles "
+          + ", ".join("%s %d" % (p, r) for p, (r, _) in PATHS.items()))
+
+
+def asan_runtime(cc):
+    for name in ("libasan.so", "libclang_rt.asan-x86_64.so",
+                 "libclang_rt.asan-%s.so" % os.uname().machine):
+        try:
+            p = subprocess.run(cc.split() + ["-print-file-name=" + name],
+                               stdout=subprocess.PIPE, text=True)
+        except OSError:
+            continue
+        f = p.stdout.strip()
+        if os.path.isabs(f) and os.path.exists(f):
+            return f
+    return None
+
+
+def check_asan(c, so, cc):
+    """ASan + accounting: every bio and request freed exactly once."""
+    rt = asan_runtime(cc)
+    if not c.ok(rt, "no ASan runtime for %s" % cc):
+        return
+    env = {"LD_PRELOAD": rt, "ASAN_OPTIONS": "detect_leaks=0:abort_on_error=1"}
+    base = ["--iodepth=16", "--thread", "--numjobs=2", "--submit_queues=2",
+            "--size=16m", "--number_ios=2000", "--completion_nsec=2000",
+            "--output-format=json"]
+    runs = 0
+    for path, (_, qm) in PATHS.items():
+        for q in sorted({qm, 0 if path not in ("legacy-blkcg", "bfq-ioc")
+                         else qm}):
+            for irq in (0, 1, 2):
+                opts = ["--path=" + path, "--refcount=full",
+                        "--queue_mode=%d" % q, "--irqmode=%d" % irq] + base
+                rc, out, err = run(fio_cmd(so, *opts), env=env)
+                what = "ASan " + " ".join(opts[:4])
+                runs += 1
+                c.ok(rc == 0 and "AddressSanitizer" not in err and
+                     "bios not freed: 0, requests not freed: 0" in err,
+                     what, err)
+    # the checks must be able to fail: inject each fault once
+    faults = [
+        ("bio-double-free", 2, "attempting double-free"),
+        ("request-double-free", 2, "request freed twice"),
+        ("request-double-free", 1, "AddressSanitizer: heap-use-after-free"),
+        ("bio-leak", 2, "bios not freed: 1"),
+    ]
+    for fault, q, expect in faults:
+        opts = ["--path=libaio-5.4", "--queue_mode=%d" % q,
+                "--irqmode=1"] + base
+        rc, out, err = run(fio_cmd(so, *opts),
+                           env=dict(env, NULLBLK_INJECT=fault))
+        c.ok(rc != 0 and expect in err,
+             "injected %s (queue_mode=%d) not caught: exit %d" % (fault, q,
+                                                                  rc), err)
+    print("check-nullblk: %d ASan runs clean; %d injected faults caught"
+          % (runs, len(faults)))
+
+
+def cmd_check(a):
+    if not shutil.which("fio"):
+        print("check-nullblk: SKIPPED: fio is not installed")
+        return 0
+    c = Checker()
+    tmp = os.path.join(os.path.dirname(os.path.abspath(a.so)), "nullblk")
+    os.makedirs(tmp, exist_ok=True)
+    checks = [
+        ("paths", lambda: check_paths(c, a.so)),
+        ("as-typed", lambda: check_as_typed(c, a.so)),
+        ("jobfile", lambda: check_jobfile(c, a.so, tmp)),
+        ("op-counts", lambda: check_op_counts(c, a.count_so)),
+        ("asan", lambda: check_asan(c, a.asan_so, a.cc)),
+        ("bad-options", lambda: nbcheck.check_bad_options(c, a.so, tmp,
+                                                          BREEDS)),
+        ("start-line", lambda: nbcheck.check_start_line(c, a.so, BREEDS)),
+        ("bench-args", lambda: nbcheck.check_bench_args(
+            c, os.path.join(os.path.dirname(os.path.abspath(a.so)),
+                            "nullblk-bench.json"))),
+        ("intervals", lambda: nbcheck.check_intervals(c, tmp, BREEDS)),
+    ]
+    t0 = time.time()
+    for name, fn in checks:
+        if not a.only or name in a.only.split(","):
+            fn()
+    if c.failed:
+        print("check-nullblk: %d of %d checks FAILED" %
+              (len(c.failed), len(c.failed) + c.passed), file=sys.stderr)
+        return 1
+    print("check-nullblk: all %d checks passed (%.0f s)"
+          % (c.passed, time.time() - t0))
+    return 0
+
+
+# ---------------------------------------------------------------- bench --
+
+def job_env(so, path, qm, irq, qd, nj, runtime, ramp):
+    return {"NB_SO": os.path.abspath(so), "NB_PATH": path,
+            "NB_QUEUE_MODE": str(qm), "NB_IRQMODE": str(irq),
+            "NB_IODEPTH": str(qd), "NB_NUMJOBS": str(nj),
+            "NB_HWQD": str(max(64, qd)), "NB_RUNTIME": runtime,
+            "NB_RAMP": ramp}
+
+
+def job_file(tmp, order):
+    """jobs/randread-4k.fio with one job section per breed, in @order,
+    written to @tmp/randread-4k.fio; returns its path."""
+    path = os.path.join(tmp, os.path.basename(JOBFILE))
+    with open(JOBFILE) as f:
+        text = f.read()
+    with open(path, "w") as f:
+        f.write(text + "".join("\n[%s]\nrefcount=%s\n" % (b, b)
+                               for b in order))
+    return path
+
+
+def numjobs_list(quick):
+    n = os.cpu_count() or 1
+    if quick:
+        return [1]
+    out, k = [], 1
+    while k < n:
+        out.append(k)
+        k *= 2
+    return out + [n]
+
+
+def extra_cycles(path):
+    """Extra cycles per refcount op over atomic, from the refcount-bench
+    timing suite that nullblk-bench runs just before fio (JSON at path)."""
+    d = json.load(open(path))
+    rows = {r["impl"]: r for r in d["results"] if r.get("suite") == "timing"}
+    base = rows["atomic_t"]["cycles_per_op"]
+    noisy = any(rows["refcount-" + b].get("noisy") for b in BREEDS)
+    return ({b: rows["refcount-" + b]["cycles_per_op"] - base
+             for b in BREEDS}, d["machine"]["tsc_hz"],
+            "refcount-bench --suites=timing, %s%s" % (
+                path, " (marked noisy: min-max was wide)" if noisy else ""))
+
+
+def geomean(xs):
+    xs = [x for x in xs if x > 0]
+    return math.exp(sum(map(math.log, xs)) / len(xs)) if xs else float("nan")
+
+
+METRICS = [("iops", "IOPS"), ("p50", "p50"), ("p99", "p99"),
+           ("p99.9", "p99.9")]
+
+# fio's time values (parse.c: check_str_time, get_mult_time): an integer,
+# then seconds or a unit, in any case
+FIO_TIME_RE = re.compile(r"[0-9]+(us|usec|ms|msec|s|m|h|d)?", re.I)
+TIME_FORM = ("an integer with an optional unit us, ms, s, m, h or d "
+             "(e.g. 200ms, 1s)")
+
+
+def bench_arg_errors(a):
+    """The bad ones among make nullblk-bench's NB_* values, as messages."""
+    def time_ok(v, positive):
+        return bool(FIO_TIME_RE.fullmatch(v)) and (
+            not positive or int(re.match("[0-9]+", v)[0]) > 0)
+
+    checks = [
+        ("NB_RUNTIME", a.runtime, time_ok(a.runtime, True),
+         "a fio time > 0, " + TIME_FORM),
+        ("NB_RAMP", a.ramp, time_ok(a.ramp, False),
+         "a fio time >= 0, " + TIME_FORM),
+        ("NB_REPEAT", a.repeat,
+         a.repeat.isdigit() and a.repeat.isascii() and int(a.repeat) > 0,
+         "an integer > 0 (the passes over the matrix)"),
+        ("NB_QUICK", a.quick, a.quick in ("", "0", "1"),
+         "1, 0 or empty (1: a smoke run)"),
+    ]
+    return ["nullblk-bench: %s=%s: not %s" % (var, val, what)
+            for var, val, ok, what in checks if not ok]
+
+
+def cmd_bench(a):
+    errs = bench_arg_errors(a)
+    for e in errs:
+        print(e, file=sys.stderr)
+    if errs or a.check_args:
+        return 2 if errs else 0
+    if not a.so:
+        print("nullblk-bench: --so is missing", file=sys.stderr)
+        return 2
+    a.repeat, a.quick = int(a.repeat), a.quick == "1"
+    configs = []
+    for path, (_, qm) in PATHS.items():
+        for irq in (0, 1):
+            for qd in ([1] if path == "psync" else
+                       ([32] if a.quick else [1, 32, 128])):
+                for nj in numjobs_list(a.quick):
+                    configs.append((path, qm, irq, qd, nj))
+    extra, tsc_hz, src = extra_cycles(a.cycles_json)
+    tmp = os.path.join(os.path.dirname(os.path.abspath(a.so)), "nullblk")
+    os.makedirs(tmp, exist_ok=True)
+    results = []
+    t0 = time.time()
+    total = len(configs) * a.repeat
+    k = 0
+    for rep in range(a.repeat):
+        for ci, (path, qm, irq, qd, nj) in enumerate(configs):
+            rot = (rep + ci) % len(BREEDS)
+            order = BREEDS[rot:] + BREEDS[:rot]
+            env = job_env(a.so, path, qm, irq, qd, nj, a.runtime, a.ramp)
+            rc, out, err = run(["fio", "--output-format=json",
+                                job_file(tmp, order)], env=env, timeout=600)
+            k += 1
+            if sys.stderr.isatty():
+                print("\r\033[K[%d/%d] %s irqmode=%d iodepth=%d numjobs=%d"
+                      % (k, total, path, irq, qd, nj), end="",
+                      file=sys.stderr)
+            if rc:
+                print("\nfio failed (%d):\n%s" % (rc, err), file=sys.stderr)
+                return 1
+            for j in parse_fio_json(out)["jobs"]:
+                if j["error"]:
+                    print("\nfio job error %d" % j["error"], file=sys.stderr)
+                    return 1
+                pct = j["read"]["clat_ns"]["percentile"]
+                results.append({
+                    "rep": rep, "path": path, "queue_mode": qm,
+                    "irqmode": irq, "iodepth": qd, "numjobs": nj,
+                    "breed": j["job options"]["refcount"],
+                    "iops": j["read"]["iops"],
+                    "p50": pct["50.000000"], "p99": pct["99.000000"],
+                    "p99.9": pct["99.900000"]})
+    if sys.stderr.isatty():
+        print("\r\033[K", end="", file=sys.stderr)
+    if a.json:
+        # whole or not at all: a reader never sees a half-written file
+        with open(a.json + ".tmp", "w") as f:
+            json.dump({"tsc_hz": tsc_hz, "extra_cycles_per_op": extra,
+                       "extra_cycles_source": src,
+                       "settings": settings(a, time.time() - t0),
+                       "results": results}, f, indent=1)
+        os.replace(a.json + ".tmp", a.json)
+    report(a, configs, results, extra, tsc_hz, src, time.time() - t0)
+    return 0
+
+
+def settings(a, secs):
+    """What report() needs of the run besides its results."""
+    return {"runtime": a.runtime, "ramp": a.ramp, "repeat": a.repeat,
+            "quick": a.quick, "secs": secs}
+
+
+def cmd_report(a):
+    """Print the tables of a bench run again from its JSON (--json of
+    bench), e.g. build/nullblk-bench.json."""
+    try:
+        with open(a.json) as f:
+            d = json.load(f)
+        st, results = d["settings"], d["results"]
+        configs = list(dict.fromkeys(
+            (r["path"], r["queue_mode"], r["irqmode"], r["iodepth"],
+             r["numjobs"]) for r in results))
+        extra = d["extra_cycles_per_op"]
+        run = argparse.Namespace(**st)
+        report(run, configs, results, extra, d["tsc_hz"],
+               d["extra_cycles_source"], st["secs"])
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        print("nbtool.py report: %s: not a nullblk-bench JSON (%s: %s)"
+              % (a.json, type(e).__name__, e), file=sys.stderr)
+        return 2
+    return 0
+
+
+def report(a, configs, results, extra, tsc_hz, src, secs):
+    # ratio to atomic within the same fio run, median over repetitions,
+    # geometric mean over the configurations of a path
+    runs = {}
+    for r in results:
+        key = (r["rep"], r["path"], r["irqmode"], r["iodepth"], r["numjobs"])
+        runs.setdefault(key, {})[r["breed"]] = r
+    ratios = {}   # (path, irqmode, breed, metric) -> [per-config ratio]
+    paired = {}   # (path, irqmode, breed, metric) -> [per-run ratio]
+    absolute = {}  # (path, irqmode, breed) -> [IOPS per fio job]
+    for r in results:
+        absolute.setdefault((r["path"], r["irqmode"], r["breed"]),
+                            []).append(r["iops"])
+    bound = {}    # (path, irqmode, breed) -> [per-config IOPS bound]
+    for (path, qm, irq, qd, nj) in configs:
+        reps = [v for (rep, p, i, q, n), v in runs.items()
+                if (p, i, q, n) == (path, irq, qd, nj)]
+        base_iops = statistics.median(v[BASELINE]["iops"] for v in reps)
+        for b in measured():
+            for m, _ in METRICS:
+                med = statistics.median(v[b][m] / v[BASELINE][m]
+                                        for v in reps if v[BASELINE][m])
+                ratios.setdefault((path, irq, b, m), []).append(med)
+                paired.setdefault((path, irq, b, m), []).extend(
+                    v[b][m] / v[BASELINE][m] for v in reps if v[BASELINE][m])
+            # a job's time per I/O in cycles, as if it were all CPU time
+            cyc_per_io = tsc_hz * nj / base_iops
+            add = PATHS[path][0] * max(extra[b], 0.0)
+            bound.setdefault((path, irq, b), []).append(
+                cyc_per_io / (cyc_per_io + add))
+    print("nullblk-bench: 4k randread through fio against the userspace "
+          "null_blk, per breed, as ratios to atomic")
+    print("  %d configurations (path x irqmode 0,1 x iodepth x numjobs %s) "
+          "x %d repetitions, runtime %s + ramp %s, breeds side by side in "
+          "rotated order; %.0f s" % (
+              len(configs), ",".join(map(str, sorted({c[4] for c in configs}))),
+              a.repeat, a.runtime, a.ramp, secs))
+    print("  extra cycles per RMW over atomic: %s; TSC %.2f GHz"
+          % (", ".join("%s %+.2f" % (b, extra[b]) for b in measured()),
+             tsc_hz / 1e9))
+    print("  (%s)" % src)
+    print("  Each cell: the ratio within one fio run, median over "
+          "repetitions, geometric mean over\n  iodepth x numjobs; "
+          "[min-max] over those configurations.  IOPS > 1 and clat < 1 "
+          "are faster.\n  bound: the IOPS ratio if RMWs/IO x extra "
+          "cycles/op all landed on a job's critical path.")
+    for irq, title in ((0, "irqmode=0: completion inline in the submitter "
+                        "(the block-layer cost alone)"),
+                       (1, "irqmode=1: completion on the queue's "
+                        "completion thread (softirq-like)")):
+        print("\n  %s\n  %-13s %3s %-10s %19s %7s %7s %7s %7s" % (
+            title, "path", "RMW", "breed", "IOPS [min-max]", "p50", "p99",
+            "p99.9", "bound"))
+        for path in PATHS:
+            for b in measured():
+                io = ratios[(path, irq, b, "iops")]
+                print("  %-13s %3d %-10s %6.3f [%.2f-%.2f] %7.3f %7.3f "
+                      "%7.3f %7.4f" % (
+                          path, PATHS[path][0], b, geomean(io), min(io),
+                          max(io), geomean(ratios[(path, irq, b, "p50")]),
+                          geomean(ratios[(path, irq, b, "p99")]),
+                          geomean(ratios[(path, irq, b, "p99.9")]),
+                          geomean(bound[(path, irq, b)])))
+    print("\n  Per breed, all paths that move a counter (RMW > 0), "
+          "geometric mean over their configurations:")
+    print("  %-9s %-10s %7s %7s %7s %7s %7s" % ("irqmode", "breed", "IOPS",
+                                               "p50", "p99", "p99.9",
+                                               "bound"))
+    for irq in (0, 1):
+        for b in measured():
+            cell = [geomean(sum((ratios[(p, irq, b, m)] for p in PATHS
+                                 if PATHS[p][0]), [])) for m, _ in METRICS]
+            bnd = geomean(sum((bound[(p, irq, b)] for p in PATHS
+                               if PATHS[p][0]), []))
+            print("  %-9d %-10s %7.3f %7.3f %7.3f %7.3f %7.4f"
+                  % tuple([irq, b] + cell + [bnd]))
+    floor = ["irqmode=%d %.3f-%.3f" % (irq, min(f), max(f)) for irq in (0, 1)
+             for f in [[geomean(ratios[(p, irq, b, "iops")])
+                        for p in PATHS if not PATHS[p][0]
+                        for b in measured()]]]
+    nbstats.print_intervals(paired, absolute, PATHS, measured(), BASELINE)
+    print("\n  Noise floor: psync and libaio-5.4 move no counter per I/O, "
+          "yet their IOPS ratios\n  span %s.  Differences inside that "
+          "span are not the breed's." % ", ".join(floor))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument("--breeds", required=True,
+                    help="the breeds, space-separated, in registry order")
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    c = sub.add_parser("check")
+    c.add_argument("--so", required=True)
+    c.add_argument("--count-so", required=True)
+    c.add_argument("--asan-so", required=True)
+    c.add_argument("--cc", default="cc")
+    c.add_argument("--only", help="comma-separated checks to run (paths, "
+                   "as-typed, jobfile, op-counts, asan, bad-options, "
+                   "start-line, bench-args, intervals); default all")
+    b = sub.add_parser("bench")
+    b.add_argument("--so")
+    b.add_argument("--cycles-json", default="build/nullblk-bench-cycles.json")
+    # as make passes them (NB_RUNTIME, ...), checked by bench_arg_errors
+    b.add_argument("--runtime", default="200ms")
+    b.add_argument("--ramp", default="50ms")
+    b.add_argument("--repeat", default="2")
+    b.add_argument("--quick", nargs="?", const="1", default="")
+    b.add_argument("--check-args", action="store_true",
+                   help="only check the values above, run nothing")
+    b.add_argument("--json")
+    r = sub.add_parser("report")
+    r.add_argument("--json", required=True,
+                   help="a bench run's JSON, e.g. build/nullblk-bench.json")
+    a = ap.parse_args()
+    BREEDS[:] = a.breeds.split()
+    if BASELINE not in BREEDS:
+        ap.error("--breeds must include the baseline, %s" % BASELINE)
+    return {"check": cmd_check, "bench": cmd_bench,
+            "report": cmd_report}[a.cmd](a)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
