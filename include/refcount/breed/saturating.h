@@ -91,6 +91,18 @@ __refcount_add_not_zero(int i, refcount_t *r, int *oldp)
 
 	if (oldp)
 		*oldp = old;
+	/*
+	 * For a constant 0 < i < INT_MAX, "old < 0 or old + i past INT_MAX"
+	 * is one unsigned compare (cmp, ja instead of test, js, mov, add, js);
+	 * old == 0 passes it, as it must: nothing was added.
+	 */
+	if (__builtin_constant_p(i) && i > 0 && i < INT_MAX) {
+		if (__refcount_unlikely((unsigned int)old >
+					(unsigned int)(INT_MAX - i)))
+			__refcount_call_void(refcount_warn_saturate(
+				r, REFCOUNT_ADD_NOT_ZERO_OVF));
+		return old;
+	}
 	if (__refcount_unlikely(old < 0 || __refcount_wrap_add(old, i) < 0))
 		__refcount_call_void(
 			refcount_warn_saturate(r, REFCOUNT_ADD_NOT_ZERO_OVF));
