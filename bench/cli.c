@@ -108,31 +108,50 @@ static uint64_t number(const char *name, const char *s, uint64_t lo,
 	return v;
 }
 
-/* --suites=LIST: comma-separated suite names; an unknown one is an error. */
+/* The suite names, comma-separated, for the messages (from suite_names). */
+static const char *suite_list(void)
+{
+	static char buf[128];
+
+	if (!buf[0])
+		for (int k = 0; k < NR_SUITES; k++)
+			snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf),
+				 "%s%s", k ? "," : "", suite_names[k]);
+	return buf;
+}
+
+/*
+ * --suites=LIST: comma-separated suite names; an unknown one, an empty one
+ * ("timing,,objects", a leading or trailing comma) or an empty list is an
+ * error.
+ */
 static unsigned int parse_suites(const char *list)
 {
 	unsigned int suites = 0;
-	char *buf = strdup(list), *save = NULL;
+	const char *w = list;
 
-	if (!buf)
-		bench_fail("out of memory");
-	for (char *w = strtok_r(buf, ",", &save); w;
-	     w = strtok_r(NULL, ",", &save)) {
+	if (!*list)
+		bad_usage("--suites=: empty list (suites: %s)", suite_list());
+	for (;;) {
+		size_t n = strcspn(w, ",");
 		int k = 0;
 
-		while (k < NR_SUITES && strcmp(w, suite_names[k]))
+		while (k < NR_SUITES && (strlen(suite_names[k]) != n ||
+					 strncmp(w, suite_names[k], n)))
 			k++;
+		if (!n)
+			bad_usage("--suites=%s: an empty name at offset %d "
+				  "(suites: %s)",
+				  list, (int)(w - list), suite_list());
 		if (k == NR_SUITES)
-			bad_usage("--suites=%s: unknown suite '%s' (suites: "
-				  "timing,contention,objects,codesize)",
-				  list, w);
+			bad_usage("--suites=%s: unknown suite '%.*s' (suites: "
+				  "%s)",
+				  list, (int)n, w, suite_list());
 		suites |= 1u << k;
+		if (!w[n])
+			break;
+		w += n + 1;
 	}
-	free(buf);
-	if (!suites)
-		bad_usage("--suites=%s: empty list (suites: "
-			  "timing,contention,objects,codesize)",
-			  list);
 	return suites;
 }
 

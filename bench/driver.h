@@ -61,6 +61,18 @@
 
 #define BENCH_VERSION REFCOUNT_VERSION_STRING
 #define MAX_ROUNDS 64
+/*
+ * Every suite is timed in slices, the rows in turn within each slice: the
+ * timing loop as calls of TIMING_SLICE up and TIMING_SLICE down, the
+ * objects suite in runs of OBJECTS_SLICE counters, contention in runs of
+ * CONTENTION_SLICE pairs per thread.  A round reports the median over its
+ * slices, and its ratio is the median of the per-slice ratios, each slice
+ * paired with the baseline's of the same moment: a slice during which a
+ * thread lost its CPU moves neither.
+ */
+#define TIMING_SLICE (1u << 16)
+#define OBJECTS_SLICE (1u << 14)
+#define CONTENTION_SLICE (1u << 13) /* pairs per thread */
 #define MAX_GROUPS 64
 #define NOISY 0.05 /* min-max wider than 5% of the median */
 
@@ -219,6 +231,8 @@ extern struct bench_bar bar;
 void bar_clear(void);
 /* The median of v[0..n-1] (n <= MAX_ROUNDS), and its min and max. */
 double median(const double *v, unsigned int n, double *lo, double *hi);
+/* The median of v[0..n-1], any n >= 1, sorting v in place. */
+double median_of(double *v, size_t n);
 /*
  * The 95% confidence interval of the ratio that @ratio[0..n-1] estimate, one
  * per interleaved round: Student's t on their logarithms (a paired test,

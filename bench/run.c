@@ -43,7 +43,8 @@ struct group groups[MAX_GROUPS];
 unsigned int nr_groups;
 
 static _Alignas(BENCH_SLOT) char shared_slot[BENCH_SLOT];
-static char *objs;
+/* The objects suite's counters: one array of opt.objects per row. */
+static char *objs[NR_IMPLS];
 static uint32_t *order;
 
 struct worker {
@@ -120,21 +121,6 @@ static uint64_t contend(const struct bench_impl *impl, unsigned int threads,
 	return end - t0;
 }
 
-static uint64_t objects_run(const struct bench_impl *impl, uint32_t n,
-			    uint32_t passes, bool lookup)
-{
-	void (*fn)(char *, const uint32_t *, uint32_t, uint32_t) =
-		lookup ? impl->objs_lookup : impl->objs_getput;
-	uint64_t t0;
-
-	for (uint32_t i = 0; i < n; i++)
-		impl->init(objs + (size_t)i * BENCH_SLOT, 1);
-	fn(objs, order, n, 1); /* untimed: caches in their steady state */
-	t0 = bench_now();
-	fn(objs, order, n, passes);
-	return bench_now() - t0;
-}
-
 /* A random permutation of 0..n-1 (xorshift64, fixed seed). */
 static void shuffle(uint32_t n)
 {
@@ -163,42 +149,18 @@ static double clock_s(clockid_t id)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+static void free_objects(void)
+{
+	for (unsigned int i = 0; i < NR_IMPLS; i++) {
+		free(objs[i]);
+		objs[i] = NULL;
+	}
+	free(order);
+	order = NULL;
+}
+
 /* How long single-thread measurements ran, and how long they had a CPU. */
 static double single_cpu_s, single_wall_s;
-
-static uint64_t measure_single(struct group *g, const struct bench_impl *impl,
-			       uint64_t work)
-{
-	static uint32_t shuffled;
-	struct bench_progress p = { .on = opt.progress };
-	double cpu = clock_s(CLOCK_THREAD_CPUTIME_ID), wall = mono();
-	uint64_t c;
-
-	if (g->suite == TIMING) {
-		p.total = 2 * work;
-		p.next = bench_now();
-		c = impl->timing(shared_slot, work < 2 ? 2 : work, &p);
-	} else {
-		if (shuffled != g->objects)
-			shuffle(g->objects);
-		shuffled = g->objects;
-		c = objects_run(impl, g->objects, (uint32_t)work, g->lookup);
-	}
-	single_cpu_s += clock_s(CLOCK_THREAD_CPUTIME_ID) - cpu;
-	single_wall_s += mono() - wall;
-	return c;
-}
-
-/* Cycles for one measurement of row @impl; a warm-up does 1/8 the work. */
-static uint64_t measure(struct group *g, const struct bench_impl *impl,
-			bool warm)
-{
-	uint64_t work = warm ? (g->work + 7) / 8 : g->work;
-
-	if (g->suite == CONTENTION)
-		return contend(impl, g->threads, work, g->lookup, NULL);
-	return measure_single(g, impl, work);
-}
 
 /*
  * The share of the wall time single-thread measurements had a CPU: their
@@ -209,43 +171,170 @@ double cpu_share(void)
 	return single_wall_s > 0 ? single_cpu_s / single_wall_s : -1;
 }
 
-/* One round of @g (r = -1: the warm-up), every row in turn. */
+static void round_label(struct group *g, int r, const char *row)
+{
+	char round[32] = "warm-up";
+
+	if (r >= 0)
+		snprintf(round, sizeof(round), "round %d/%u", r + 1, g->rounds);
+	if (g->suite == CONTENTION)
+		snprintf(bar.label, sizeof(bar.label),
+			 "%s %s, %u threads, %s %s", suite_names[g->suite],
+			 g->lookup ? "lookup" : "get/put", g->threads, round,
+			 row);
+	else
+		snprintf(bar.label, sizeof(bar.label), "%s%s %s %s",
+			 suite_names[g->suite], g->lookup ? " lookup" : "",
+			 round, row);
+}
+
+/*
+ * The per-slice cycles c[row * k + slice] of a round, as the round's
+ * cycles per op (the median over the slices, over @ops per slice) and ratio
+ * (the median of the per-slice ratios to the baseline's slice).
+ */
+static void sum_slices(struct group *g, int r, double *c, size_t k, double ops)
+{
+	double *q = malloc(k * sizeof(*q));
+
+	if (!q)
+		bench_fail("out of memory for %zu slices", k);
+	for (unsigned int i = 0; r >= 0 && i < NR_IMPLS; i++) {
+		struct cell *cl = &g->cell[i];
+
+		for (size_t s = 0; s < k; s++)
+			q[s] = c[i * k + s] / c[baseline * k + s];
+		cl->ratio[r] = median_of(q, k);
+		memcpy(q, c + i * k, k * sizeof(*q));
+		cl->cyc[r] = median_of(q, k) / ops;
+	}
+	free(q);
+}
+
+/*
+ * One round of the timing loop (r = -1: the warm-up), in slices of
+ * TIMING_SLICE up and down, every row in turn within each slice: a row's
+ * slice is paired with the baseline's slice of the same moment.  The
+ * round's cycles per op are the median over its slices, and its ratio the
+ * median of the per-slice ratios.
+ */
+static void timing_round(struct group *g, int r)
+{
+	uint64_t work = r < 0 ? (g->work + 7) / 8 : g->work;
+	uint64_t m = work < TIMING_SLICE ? (work < 2 ? 2 : work) : TIMING_SLICE;
+	size_t k = work / m ? work / m : 1;
+	double *c = malloc(k * NR_IMPLS * sizeof(*c));
+	double cpu = clock_s(CLOCK_THREAD_CPUTIME_ID), wall = mono();
+	struct bench_progress p = { 0 };
+
+	if (!c)
+		bench_fail("out of memory for %zu slices", k);
+	round_label(g, r, "(all rows, in slices)");
+	for (size_t s = 0; s < k; s++) {
+		for (unsigned int i = 0; i < NR_IMPLS; i++)
+			c[i * k + s] =
+				(double)impls[i]->timing(shared_slot, m, &p);
+		bar.done += (r < 0 ? 1.0 / 8 : 1) * NR_IMPLS / (double)k;
+		if (opt.progress && s % 16 == 0)
+			bench_progress_draw(&p);
+	}
+	single_cpu_s += clock_s(CLOCK_THREAD_CPUTIME_ID) - cpu;
+	single_wall_s += mono() - wall;
+	sum_slices(g, r, c, k, (double)(2 * m - 1));
+	free(c);
+}
+
+/*
+ * One round of the objects suite: every row's counters set to 1 and passed
+ * over once, untimed; then @work passes over order[] in slices of
+ * OBJECTS_SLICE counters, every row in turn within each slice, each on its
+ * own counters (one array per row: the rows' counter types differ).
+ */
+static void objects_round(struct group *g, int r)
+{
+	static uint32_t shuffled;
+	uint32_t n = g->objects, work = (uint32_t)(r < 0 ? 1 : g->work);
+	uint32_t per = (n + OBJECTS_SLICE - 1) / OBJECTS_SLICE;
+	size_t k = (size_t)per * work, s = 0;
+	double *c = malloc(k * NR_IMPLS * sizeof(*c));
+	double cpu = clock_s(CLOCK_THREAD_CPUTIME_ID), wall = mono();
+	struct bench_progress p = { 0 };
+
+	if (!c)
+		bench_fail("out of memory for %zu slices", k);
+	if (shuffled != n)
+		shuffle(n);
+	shuffled = n;
+	round_label(g, r, "(all rows, in slices)");
+	for (unsigned int i = 0; i < NR_IMPLS; i++) {
+		for (uint32_t j = 0; j < n; j++)
+			impls[i]->init(objs[i] + (size_t)j * BENCH_SLOT, 1);
+		(g->lookup ? impls[i]->objs_lookup :
+			     impls[i]->objs_getput)(objs[i], order, n, 1);
+	}
+	for (uint32_t pass = 0; pass < work; pass++)
+		for (uint32_t off = 0; off < n; off += OBJECTS_SLICE, s++) {
+			uint32_t len = n - off < OBJECTS_SLICE ? n - off :
+								 OBJECTS_SLICE;
+
+			for (unsigned int i = 0; i < NR_IMPLS; i++) {
+				uint64_t t0 = bench_now();
+
+				(g->lookup ? impls[i]->objs_lookup :
+					     impls[i]->objs_getput)(
+					objs[i], order + off, len, 1);
+				c[i * k + s] =
+					(double)(bench_now() - t0) * n / len;
+			}
+			bar.done +=
+				(r < 0 ? 1.0 / 8 : 1) * NR_IMPLS / (double)k;
+			if (opt.progress && s % 16 == 0)
+				bench_progress_draw(&p);
+		}
+	single_cpu_s += clock_s(CLOCK_THREAD_CPUTIME_ID) - cpu;
+	single_wall_s += mono() - wall;
+	/* c is cycles per pass over n counters: 2n operations */
+	sum_slices(g, r, c, k, 2.0 * n);
+	free(c);
+}
+
+/*
+ * One round of the contention suite: @g->threads threads on the shared
+ * counter, in slices of CONTENTION_SLICE pairs per thread, every row in
+ * turn within each slice.
+ */
+static void contention_round(struct group *g, int r)
+{
+	uint64_t work = r < 0 ? (g->work + 7) / 8 : g->work;
+	uint64_t m = work < CONTENTION_SLICE ? work : CONTENTION_SLICE;
+	size_t k = work / m;
+	double *c = malloc(k * NR_IMPLS * sizeof(*c));
+	struct bench_progress p = { 0 };
+
+	if (!c)
+		bench_fail("out of memory for %zu slices", k);
+	round_label(g, r, "(all rows, in slices)");
+	for (size_t s = 0; s < k; s++) {
+		for (unsigned int i = 0; i < NR_IMPLS; i++)
+			c[i * k + s] = (double)contend(impls[i], g->threads, m,
+						       g->lookup, NULL);
+		bar.done += (r < 0 ? 1.0 / 8 : 1) * NR_IMPLS / (double)k;
+		if (opt.progress)
+			bench_progress_draw(&p);
+	}
+	sum_slices(g, r, c, k, 2.0 * (double)m * g->threads);
+	free(c);
+}
+
+/* One round of @g (r = -1: the warm-up): every row, in slices. */
 static void run_round(struct group *g, int r)
 {
-	const char *what = suite_names[g->suite];
-
-	{
-		for (unsigned int i = 0; i < NR_IMPLS; i++) {
-			struct bench_progress p = { 0 };
-			uint64_t c;
-
-			char round[32] = "warm-up";
-
-			if (r >= 0)
-				snprintf(round, sizeof(round), "round %d/%u",
-					 r + 1, g->rounds);
-			if (g->suite == CONTENTION)
-				snprintf(bar.label, sizeof(bar.label),
-					 "%s %s, %u threads, %s %s", what,
-					 g->lookup ? "lookup" : "get/put",
-					 g->threads, round, impls[i]->name);
-			else
-				snprintf(bar.label, sizeof(bar.label),
-					 "%s%s %s %s", what,
-					 g->lookup ? " lookup" : "", round,
-					 impls[i]->name);
-			bar.weight = r < 0 ? 1.0 / 8 : 1;
-			if (opt.progress)
-				bench_progress_draw(&p);
-			c = measure(g, impls[i], r < 0);
-			bar.done += bar.weight;
-			if (r >= 0)
-				g->cell[i].cyc[r] = (double)c / g->ops;
-		}
-		for (unsigned int i = 0; r >= 0 && i < NR_IMPLS; i++)
-			g->cell[i].ratio[r] =
-				g->cell[i].cyc[r] / g->cell[baseline].cyc[r];
-	}
+	if (g->suite == TIMING)
+		timing_round(g, r);
+	else if (g->suite == OBJECTS)
+		objects_round(g, r);
+	else
+		contention_round(g, r);
 }
 
 /* The medians, ranges and intervals of @g's cells over its rounds. */
@@ -318,10 +407,7 @@ void run_precise(void)
 	}
 	bar_clear();
 	precise_resolved = !g || half <= PRECISE_HALF;
-	free(objs);
-	free(order);
-	objs = NULL;
-	order = NULL;
+	free_objects();
 }
 
 static struct group *add_group(enum suite s, bool lookup, unsigned int threads,
@@ -402,10 +488,16 @@ void plan(void)
 void run_all(void)
 {
 	if (opt.suites & 1u << OBJECTS) {
-		objs = aligned_alloc(BENCH_SLOT,
-				     (size_t)opt.objects * BENCH_SLOT);
+		for (unsigned int i = 0; i < NR_IMPLS; i++)
+			if (!(objs[i] = aligned_alloc(BENCH_SLOT,
+						      (size_t)opt.objects *
+							      BENCH_SLOT)))
+				bench_fail("--objects=%u: out of memory for %u "
+					   "rows x %u counters x %d bytes",
+					   opt.objects, NR_IMPLS, opt.objects,
+					   BENCH_SLOT);
 		order = malloc(opt.objects * sizeof(*order));
-		if (!objs || !order)
+		if (!order)
 			bench_fail("out of memory for %u objects", opt.objects);
 	}
 	for (unsigned int k = 0; k < nr_groups; k++)
@@ -413,10 +505,7 @@ void run_all(void)
 	bar_clear();
 	if (opt.precise)
 		return; /* run_precise() goes on with them */
-	free(objs);
-	free(order);
-	objs = NULL;
-	order = NULL;
+	free_objects();
 }
 
 const struct group *find_group(enum suite s)

@@ -77,6 +77,12 @@ double median(const double *v, unsigned int n, double *lo, double *hi)
 	return n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
 }
 
+double median_of(double *v, size_t n)
+{
+	qsort(v, n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
 /* Student's t quantile for 0.975 and @df degrees of freedom (Cornish-Fisher
  * expansion around the normal's 1.959964; within 0.3% from df = 4 on, the
  * exact values below that). */

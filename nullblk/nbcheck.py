@@ -15,6 +15,8 @@ naming breed, path and irqmode, with fio's JSON on stdout left whole.
 """
 import json
 import os
+import random
+import sys
 import time
 
 import nbtool as nb
@@ -161,3 +163,92 @@ def check_bench_args(c, json_path):
                             else "rewritten", needle), text)
     print("check-nullblk: %d bad NB_* values refused by make nullblk-bench "
           "before it runs anything" % len(bad))
+
+
+def synthetic_run(breeds, slow, factor, jitter, reps=6):
+    """A bench JSON whose answer is known: atomic at 100 kIOPS, every
+    other breed at 1.0 of that except @slow at @factor, each of their fio
+    jobs scattered by up to +-@jitter (a fraction), from a fixed seed."""
+    rnd = random.Random(1)
+    results = []
+    for rep in range(reps):
+        for path, (_, qm) in nb.PATHS.items():
+            for irq in (0, 1):
+                for b in breeds:
+                    f = 1.0 if b == nb.BASELINE else (
+                        factor if b == slow else 1.0) * (
+                        1 + rnd.uniform(-jitter, jitter))
+                    results.append({
+                        "rep": rep, "path": path, "queue_mode": qm,
+                        "irqmode": irq, "iodepth": 32, "numjobs": 1,
+                        "breed": b, "iops": 100000.0 * f,
+                        "p50": 2000 / f, "p99": 5000 / f, "p99.9": 9000 / f})
+    return {"tsc_hz": 2e9, "extra_cycles_per_op": {b: 0.0 for b in breeds},
+            "extra_cycles_source": "synthetic", "results": results,
+            "settings": {"runtime": "1s", "ramp": "0", "repeat": reps,
+                         "quick": False, "secs": 0.0}}
+
+
+def check_intervals(c, tmp, breeds):
+    """nullblk-bench's intervals and verdict, replayed through
+    `nbtool.py report` on runs whose answer is known: a breed 5% slower
+    with +-0.2% scatter must be found within [-5.x, -4.x] %, everything
+    resolved; the same run scattered +-10% must have none resolved.  Two
+    mutants of nbstats.py (an interval of no width, a +-50% test) must
+    each fail one of the two."""
+    slow = [b for b in breeds if b != nb.BASELINE][0]
+    path = [p for p in nb.PATHS if nb.PATHS[p][0]][0]
+    n = 2 * len(nb.PATHS) * (len(breeds) - 1)
+    cases = (("scatter 0.2%", 0.002,
+              ["%s 100.0 kIOPS" % nb.BASELINE,
+               "verdict: every path and breed resolved to +-1%"],
+              ["kIOPS, IOPS within [-5.", ", -4.", "at 95% confidence"]),
+             ("scatter 10%", 0.10,
+              ["verdict: %d of %d not resolved to +-1%%" % (n, n)],
+              ["kIOPS, IOPS within [", "not resolved (+-"]))
+
+    def replay(tool, jitter, want, row):
+        f = os.path.join(tmp, "intervals.json")
+        with open(f, "w") as fh:
+            json.dump(synthetic_run(breeds, slow, 0.95, jitter), fh)
+        rc, out, err = nb.run([sys.executable, tool, "--breeds",
+                               " ".join(breeds), "report", "--json", f],
+                              timeout=60)
+        line = [" ".join(x.split()) for x in out.splitlines()
+                if x.split()[:2] == [path, slow] and "kIOPS" in x]
+        flat = " ".join(out.split())
+        return (rc == 0 and all(w in flat for w in want) and bool(line) and
+                all(w in line[0] for w in row)), out + err
+
+    tool = os.path.join(nb.HERE, "nbtool.py")
+    for name, jitter, want, row in cases:
+        ok, text = replay(tool, jitter, want, row)
+        c.ok(ok, "nbtool.py report, %s, %s at 0.95 of atomic: want %r and "
+             "%r" % (name, slow, want, row), text)
+    # the mutants: a copy of the tool whose interval has no width, and
+    # one whose +-1% test is +-50%; each must fail one of the cases
+    for sub in (("h = t975(len(ls) - 1) * sd", "h = 0 * sd"),
+                ("RESOLVED = 0.01", "RESOLVED = 0.5")):
+        mdir = os.path.join(tmp, "nbstats-mutant")
+        os.makedirs(mdir, exist_ok=True)
+        for fn in ("nbtool.py", "nbstats.py", "nbcheck.py"):
+            with open(os.path.join(nb.HERE, fn)) as src:
+                text = src.read()
+            if fn == "nbstats.py":
+                assert sub[0] in text, sub[0]
+                text = text.replace(sub[0], sub[1])
+            with open(os.path.join(mdir, fn), "w") as dst:
+                dst.write(text)
+        caught = not all(replay(os.path.join(mdir, "nbtool.py"), *k[1:])[0]
+                         for k in cases)
+        c.ok(caught, "the mutant %r passed the interval checks" % sub[1], "")
+    bad = os.path.join(tmp, "intervals-bad.json")
+    with open(bad, "w") as fh:
+        fh.write("{}")
+    rc, out, err = nb.run([sys.executable, os.path.join(nb.HERE, "nbtool.py"),
+                           "--breeds", " ".join(breeds), "report", "--json",
+                           bad], timeout=60)
+    c.ok(rc == 2 and bad in err and "Traceback" not in err,
+         "nbtool.py report on a bad JSON: exit %d" % rc, err)
+    print("check-nullblk: the intervals of nullblk-bench, replayed on known "
+          "runs (and a noisy mutant)")

@@ -38,33 +38,45 @@ def ratio_ci(xs):
     return (math.exp(mean - h), math.exp(mean + h))
 
 
-def print_intervals(paired, paths, breeds):
-    """Per path and breed, the 95% interval of the ratio to atomic over
-    every fio run (each run has every breed, so each ratio is paired),
-    and whether it answers the question to +-1%; the paths that move no
-    counter give the noise floor the same way."""
+def print_intervals(paired, absolute, paths, breeds, baseline):
+    """Per path and breed, the 95% interval of the ratio to @baseline over
+    every fio run (each run has every breed, so each ratio is paired) for
+    IOPS and clat p50/p99, the breed's median absolute IOPS, and whether
+    the IOPS interval answers the question to +-1%; the paths that move no
+    counter give the noise floor the same way.  @absolute maps (path,
+    irqmode, breed) to that breed's IOPS, one per fio job, the baseline's
+    included."""
     print("\n  95%% intervals, paired over every fio run (iodepth x numjobs "
-          "x repetitions):\n  IOPS and p99 clat of each breed, %% of "
-          "atomic's; resolved when within +-%.0f%%" % (100 * RESOLVED))
+          "x repetitions):\n  IOPS and clat p50/p99 of each breed, %% of "
+          "%s's; kIOPS: the median over those runs;\n  resolved when "
+          "the IOPS interval is within +-%.0f%%" % (baseline,
+                                                   100 * RESOLVED))
     unresolved = []
     for irq in (0, 1):
         print("  irqmode=%d" % irq)
         for path in paths:
+            base = statistics.median(absolute[(path, irq, baseline)])
+            print("    %-13s %-10s %7.1f kIOPS%s" % (
+                path, baseline, base / 1e3,
+                "  (noise floor: no counter)" if not paths[path][0] else ""))
             for b in breeds:
                 lo, hi = ratio_ci(paired[(path, irq, b, "iops")])
-                plo, phi = ratio_ci(paired[(path, irq, b, "p99")])
+                c50 = ratio_ci(paired[(path, irq, b, "p50")])
+                c99 = ratio_ci(paired[(path, irq, b, "p99")])
                 half = (hi - lo) / (hi + lo) if hi == hi else float("inf")
                 ok = half <= RESOLVED
                 if not ok:
                     unresolved.append("%s irqmode=%d %s" % (path, irq, b))
-                print("    %-13s %-10s IOPS within [%+.1f, %+.1f] %% of atomic "
-                      "at 95%%, p99 [%+.1f, %+.1f] %%%s%s" % (
-                          path, b, 100 * (lo - 1), 100 * (hi - 1),
-                          100 * (plo - 1), 100 * (phi - 1),
+                print("    %-13s %-10s %7.1f kIOPS, IOPS within [%+.1f, "
+                      "%+.1f] %% of %s at 95%% confidence, p50 "
+                      "[%+.1f, %+.1f] %%, p99 [%+.1f, %+.1f] %%%s" % (
+                          path, b,
+                          statistics.median(absolute[(path, irq, b)]) / 1e3,
+                          100 * (lo - 1), 100 * (hi - 1), baseline,
+                          100 * (c50[0] - 1), 100 * (c50[1] - 1),
+                          100 * (c99[0] - 1), 100 * (c99[1] - 1),
                           "" if ok else ", not resolved (+-%.1f%%)"
-                          % (100 * half),
-                          "  (noise floor: no counter)"
-                          if not paths[path][0] else ""))
+                          % (100 * half)))
     print("  verdict: %s" % (
         "every path and breed resolved to +-1%" if not unresolved else
         "%d of %d not resolved to +-1%%; the machine's noise was wider than "

@@ -17,6 +17,9 @@
       ratios to atomic, with the analytic bound.  The values are checked
       first (--check-args: only that), naming make's NB_* variable.
 
+  nbtool.py --breeds "B1 B2 ..." report --json FILE
+      the same tables again, from a bench run's JSON.
+
   --breeds is make's $(BREEDS): the breeds of the C registry, in its order,
   which is the order of the columns and rows printed.
 """
@@ -267,6 +270,7 @@ def cmd_check(a):
         ("bench-args", lambda: nbcheck.check_bench_args(
             c, os.path.join(os.path.dirname(os.path.abspath(a.so)),
                             "nullblk-bench.json"))),
+        ("intervals", lambda: nbcheck.check_intervals(c, tmp, BREEDS)),
     ]
     t0 = time.time()
     for name, fn in checks:
@@ -420,10 +424,38 @@ def cmd_bench(a):
         # whole or not at all: a reader never sees a half-written file
         with open(a.json + ".tmp", "w") as f:
             json.dump({"tsc_hz": tsc_hz, "extra_cycles_per_op": extra,
-                       "extra_cycles_source": src, "results": results}, f,
-                      indent=1)
+                       "extra_cycles_source": src,
+                       "settings": settings(a, time.time() - t0),
+                       "results": results}, f, indent=1)
         os.replace(a.json + ".tmp", a.json)
     report(a, configs, results, extra, tsc_hz, src, time.time() - t0)
+    return 0
+
+
+def settings(a, secs):
+    """What report() needs of the run besides its results."""
+    return {"runtime": a.runtime, "ramp": a.ramp, "repeat": a.repeat,
+            "quick": a.quick, "secs": secs}
+
+
+def cmd_report(a):
+    """Print the tables of a bench run again from its JSON (--json of
+    bench), e.g. build/nullblk-bench.json."""
+    try:
+        with open(a.json) as f:
+            d = json.load(f)
+        st, results = d["settings"], d["results"]
+        configs = list(dict.fromkeys(
+            (r["path"], r["queue_mode"], r["irqmode"], r["iodepth"],
+             r["numjobs"]) for r in results))
+        extra = d["extra_cycles_per_op"]
+        run = argparse.Namespace(**st)
+        report(run, configs, results, extra, d["tsc_hz"],
+               d["extra_cycles_source"], st["secs"])
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        print("nbtool.py report: %s: not a nullblk-bench JSON (%s: %s)"
+              % (a.json, type(e).__name__, e), file=sys.stderr)
+        return 2
     return 0
 
 
@@ -436,6 +468,10 @@ def report(a, configs, results, extra, tsc_hz, src, secs):
         runs.setdefault(key, {})[r["breed"]] = r
     ratios = {}   # (path, irqmode, breed, metric) -> [per-config ratio]
     paired = {}   # (path, irqmode, breed, metric) -> [per-run ratio]
+    absolute = {}  # (path, irqmode, breed) -> [IOPS per fio job]
+    for r in results:
+        absolute.setdefault((r["path"], r["irqmode"], r["breed"]),
+                            []).append(r["iops"])
     bound = {}    # (path, irqmode, breed) -> [per-config IOPS bound]
     for (path, qm, irq, qd, nj) in configs:
         reps = [v for (rep, p, i, q, n), v in runs.items()
@@ -458,7 +494,7 @@ def report(a, configs, results, extra, tsc_hz, src, secs):
     print("  %d configurations (path x irqmode 0,1 x iodepth x numjobs %s) "
           "x %d repetitions, runtime %s + ramp %s, breeds side by side in "
           "rotated order; %.0f s" % (
-              len(configs), ",".join(map(str, numjobs_list(a.quick))),
+              len(configs), ",".join(map(str, sorted({c[4] for c in configs}))),
               a.repeat, a.runtime, a.ramp, secs))
     print("  extra cycles per RMW over atomic: %s; TSC %.2f GHz"
           % (", ".join("%s %+.2f" % (b, extra[b]) for b in measured()),
@@ -503,7 +539,7 @@ def report(a, configs, results, extra, tsc_hz, src, secs):
              for f in [[geomean(ratios[(p, irq, b, "iops")])
                         for p in PATHS if not PATHS[p][0]
                         for b in measured()]]]
-    nbstats.print_intervals(paired, PATHS, measured())
+    nbstats.print_intervals(paired, absolute, PATHS, measured(), BASELINE)
     print("\n  Noise floor: psync and libaio-5.4 move no counter per I/O, "
           "yet their IOPS ratios\n  span %s.  Differences inside that "
           "span are not the breed's." % ", ".join(floor))
@@ -522,7 +558,7 @@ def main():
     c.add_argument("--cc", default="cc")
     c.add_argument("--only", help="comma-separated checks to run (paths, "
                    "as-typed, jobfile, op-counts, asan, bad-options, "
-                   "start-line, bench-args); default all")
+                   "start-line, bench-args, intervals); default all")
     b = sub.add_parser("bench")
     b.add_argument("--so")
     b.add_argument("--cycles-json", default="build/nullblk-bench-cycles.json")
@@ -534,11 +570,15 @@ def main():
     b.add_argument("--check-args", action="store_true",
                    help="only check the values above, run nothing")
     b.add_argument("--json")
+    r = sub.add_parser("report")
+    r.add_argument("--json", required=True,
+                   help="a bench run's JSON, e.g. build/nullblk-bench.json")
     a = ap.parse_args()
     BREEDS[:] = a.breeds.split()
     if BASELINE not in BREEDS:
         ap.error("--breeds must include the baseline, %s" % BASELINE)
-    return cmd_check(a) if a.cmd == "check" else cmd_bench(a)
+    return {"check": cmd_check, "bench": cmd_bench,
+            "report": cmd_report}[a.cmd](a)
 
 
 if __name__ == "__main__":

@@ -80,6 +80,9 @@ b --loops=12abc
 b --pairs=99999999999999999999999
 b --format=xml
 b --suites=timing,bogus
+b --suites=codesize,,
+b --suites=,timing
+b --suites=
 expect_fail "--bogus" "$bench" --bogus --json="$out/bench.json"
 expect_fail "'--quick' doesn't allow" "$bench" --quick=1 --json="$out/x"
 expect_fail "'--loops' requires" "$bench" --json="$out/x" --loops

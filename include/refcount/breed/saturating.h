@@ -91,6 +91,18 @@ __refcount_add_not_zero(int i, refcount_t *r, int *oldp)
 
 	if (oldp)
 		*oldp = old;
+	/*
+	 * For a constant 0 < i < INT_MAX, "old < 0 or old + i past INT_MAX"
+	 * is one unsigned compare (cmp, ja instead of test, js, mov, add, js);
+	 * old == 0 passes it, as it must: nothing was added.
+	 */
+	if (__builtin_constant_p(i) && i > 0 && i < INT_MAX) {
+		if (__refcount_unlikely((unsigned int)old >
+					(unsigned int)(INT_MAX - i)))
+			__refcount_call_void(refcount_warn_saturate(
+				r, REFCOUNT_ADD_NOT_ZERO_OVF));
+		return old;
+	}
 	if (__refcount_unlikely(old < 0 || __refcount_wrap_add(old, i) < 0))
 		__refcount_call_void(
 			refcount_warn_saturate(r, REFCOUNT_ADD_NOT_ZERO_OVF));
@@ -109,6 +121,24 @@ static __refcount_inline void __refcount_add(int i, refcount_t *r, int *oldp)
 
 	if (oldp)
 		*oldp = old;
+	/*
+	 * For a constant 0 < i < INT_MAX, the three bad cases (old == 0, old
+	 * < 0, old + i past INT_MAX) are together "old outside [1, INT_MAX -
+	 * i]", which is one unsigned compare of old - 1: lea, cmp, ja instead
+	 * of test, je, cmp, ja.  The cold path then tells them apart.
+	 */
+	if (__builtin_constant_p(i) && i > 0 && i < INT_MAX) {
+		if (__refcount_unlikely((unsigned int)old - 1u >
+					(unsigned int)(INT_MAX - i - 1))) {
+			if (!old)
+				__refcount_call_void(
+					refcount_warn_saturate(r, REFCOUNT_ADD_UAF));
+			else
+				__refcount_call_void(
+					refcount_warn_saturate(r, REFCOUNT_ADD_OVF));
+		}
+		return;
+	}
 	if (__refcount_unlikely(!old))
 		__refcount_call_void(
 			refcount_warn_saturate(r, REFCOUNT_ADD_UAF));
