@@ -350,11 +350,18 @@ void __refcount_report(refcount_t *r, enum refcount_saturation_type t,
 	current_report = outer;
 }
 
-void refcount_warn_saturate(refcount_t *r, enum refcount_saturation_type t)
+void __refcount_warn_saturate_at(refcount_t *r,
+				 enum refcount_saturation_type t,
+				 const void *ip)
 {
 	__atomic_store_n(&r->refs,
 			 __REFCOUNT_ROW_saturating(__REFCOUNT_F_SATURATED),
 			 __ATOMIC_RELAXED);
-	__refcount_report(r, t, modern_msg(t), __builtin_return_address(0),
+	__refcount_report(r, t, modern_msg(t), ip,
 			  __REFCOUNT_ROW_saturating(__REFCOUNT_F_NAME));
+}
+
+void refcount_warn_saturate(refcount_t *r, enum refcount_saturation_type t)
+{
+	__refcount_warn_saturate_at(r, t, __builtin_return_address(0));
 }

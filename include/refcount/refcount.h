@@ -143,18 +143,38 @@
 #ifndef REFCOUNT_H
 #define REFCOUNT_H
 
-#if !defined(__cplusplus) &&                                                   \
-	(!defined(__STDC_VERSION__) || __STDC_VERSION__ < 199901L)
-#error "librefcount needs C99 or later: build with -std=gnu11, or -std=c11 -D_POSIX_C_SOURCE=200809L"
+/**
+ * REFCOUNT_EXTERN - the operations as functions exported by librefcount
+ *
+ * Defined by this header below C11 (C90, C99), or by the user before
+ * including it: then refcount_set(), refcount_read(), refcount_inc() and
+ * every other operation below keep their names, arguments and semantics but
+ * are declared as functions of librefcount (link with `pkg-config --libs
+ * refcount`), of the default breed, saturating; those that return bool
+ * return int (1 or 0).  For a library whose public header embeds a
+ * refcount_t and whose users build with -std=c90 or -std=c99.  The header is
+ * then C90 (-pedantic clean); selecting another breed is an #error, and
+ * the __refcount_*() forms and <refcount/kref.h> need the inline code.
+ *
+ * Memory ordering, context and misuse: as each operation's own.  A report
+ * names the line that called the exported function.
+ *
+ * This library's addition: the kernel has no such need.
+ */
+#if !defined(REFCOUNT_EXTERN) && !defined(__cplusplus) &&                     \
+	(!defined(__STDC_VERSION__) || __STDC_VERSION__ < 201112L)
+#define REFCOUNT_EXTERN 1
 #endif
+#ifdef REFCOUNT_EXTERN
+#include <refcount/impl/extern.h>
+#else /* the inline operations, to the end of the file */
 
 #include <limits.h> /* with glibc, also the feature macros of <features.h> */
 
+#include <refcount/impl/compiler.h>
+
 /* pthread_spinlock_t is POSIX.1-2001 (-pthread alone gives 1995's). */
-#if defined(__STRICT_ANSI__) &&                                                \
-	!(defined(_POSIX_C_SOURCE) && _POSIX_C_SOURCE >= 200112L) &&           \
-	!defined(_XOPEN_SOURCE) && !defined(_GNU_SOURCE) &&                    \
-	!defined(_DEFAULT_SOURCE)
+#ifdef __REFCOUNT_NO_POSIX_2001
 #error "librefcount needs POSIX threads (pthread_spinlock_t), which ISO C mode hides: add -D_POSIX_C_SOURCE=200809L, or build with -std=gnu11"
 #endif
 
@@ -163,7 +183,6 @@
 #include <stddef.h>
 
 #include <refcount/impl/atomic.h>
-#include <refcount/impl/compiler.h>
 #include <refcount/impl/tsan.h>
 #include <refcount/report.h>
 #include <refcount/types.h>
@@ -276,6 +295,18 @@ __refcount_dec_and_test(refcount_t *r, int *oldp)
 	return __refcount_sub_and_test(1, r, oldp);
 }
 #endif
+
+/* The out-of-line operations, one set per breed (src/dec-and-lock.c). */
+bool __REFCOUNT_SYM(dec_if_one)(refcount_t *r);
+bool __REFCOUNT_SYM(dec_not_one)(refcount_t *r);
+bool __REFCOUNT_SYM(dec_and_mutex_lock)(refcount_t *r, pthread_mutex_t *lock);
+bool __REFCOUNT_SYM(dec_and_lock)(refcount_t *r, pthread_spinlock_t *lock);
+
+/*
+ * The public operations.  src/extern.c, which defines the exported copies of
+ * them under the same names, sees only the __refcount_*() forms above.
+ */
+#ifndef __REFCOUNT_NO_INLINE_OPS
 
 /**
  * refcount_set() - set a refcount's value
@@ -664,12 +695,6 @@ static __refcount_inline __refcount_nonnull void refcount_dec(refcount_t *r)
 	__refcount_dec(r, NULL);
 }
 
-/* The out-of-line operations, one set per breed (src/dec-and-lock.c). */
-bool __REFCOUNT_SYM(dec_if_one)(refcount_t *r);
-bool __REFCOUNT_SYM(dec_not_one)(refcount_t *r);
-bool __REFCOUNT_SYM(dec_and_mutex_lock)(refcount_t *r, pthread_mutex_t *lock);
-bool __REFCOUNT_SYM(dec_and_lock)(refcount_t *r, pthread_spinlock_t *lock);
-
 /**
  * refcount_dec_if_one() - decrement a refcount if it is 1
  * @r: the refcount
@@ -807,6 +832,10 @@ refcount_dec_and_lock(refcount_t *r, pthread_spinlock_t *lock)
 		r, __refcount_call(__REFCOUNT_SYM(dec_and_lock)(r, lock)));
 }
 
+#endif /* __REFCOUNT_NO_INLINE_OPS */
+
 __REFCOUNT_END_DECLS
+
+#endif /* REFCOUNT_EXTERN */
 
 #endif /* REFCOUNT_H */

@@ -48,7 +48,7 @@ enum refcount_saturation_type {
 	REFCOUNT_ADD_OVF,
 	REFCOUNT_ADD_UAF,
 	REFCOUNT_SUB_UAF,
-	REFCOUNT_DEC_LEAK,
+	REFCOUNT_DEC_LEAK
 };
 
 /**
@@ -284,6 +284,14 @@ void refcount_report_default(refcount_t *r, enum refcount_saturation_type t);
  */
 void refcount_warn_saturate(refcount_t *r,
 			    enum refcount_saturation_type t) __refcount_cold;
+
+/*
+ * Internal: refcount_warn_saturate() naming @ip as the caller, for the
+ * exported operations of src/extern.c (whose caller is the user's line).
+ */
+void __refcount_warn_saturate_at(refcount_t *r,
+				 enum refcount_saturation_type t,
+				 const void *ip) __refcount_cold;
 
 /*
  * Internal: the message a report carries.  Not part of the API; the breeds'

@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: MIT
+/*
+ * extern.c - the operations of the default breed as exported functions,
+ * under their own names, for C90 and C99 units and -DREFCOUNT_EXTERN
+ * (<refcount/impl/extern.h> declares them)
+ *
+ * Each is the inline operation of <refcount/breed/saturating.h>, compiled
+ * here once.  The cold path is told the caller of the exported function
+ * (this function's return address), so that a report names the user's line,
+ * as it does for the inline operations.
+ */
+#include <refcount/report.h>
+
+/* Before the breed header: its cold calls name our caller. */
+#define refcount_warn_saturate(r, t)                                           \
+	__refcount_warn_saturate_at(r, t, __builtin_return_address(0))
+
+#undef REFCOUNT_BREED /* the default breed, whatever -D says */
+#define __REFCOUNT_NO_INLINE_OPS 1
+#include <refcount/refcount.h>
+#include <refcount/impl/extern.h>
+
+void refcount_set(refcount_t *r, int n)
+{
+	__atomic_store_n(&r->refs, n, __ATOMIC_RELAXED);
+}
+
+void refcount_set_release(refcount_t *r, int n)
+{
+	__atomic_store_n(&r->refs, n, __ATOMIC_RELEASE);
+}
+
+unsigned int refcount_read(const refcount_t *r)
+{
+	return (unsigned int)__atomic_load_n(&r->refs, __ATOMIC_RELAXED);
+}
+
+int refcount_add_not_zero(int i, refcount_t *r)
+{
+	return __refcount_add_not_zero(i, r, NULL);
+}
+
+int refcount_inc_not_zero(refcount_t *r)
+{
+	return __refcount_inc_not_zero(r, NULL);
+}
+
+int refcount_add_not_zero_acquire(int i, refcount_t *r)
+{
+	return __refcount_add_not_zero_acquire(i, r, NULL);
+}
+
+int refcount_inc_not_zero_acquire(refcount_t *r)
+{
+	return __refcount_inc_not_zero_acquire(r, NULL);
+}
+
+void refcount_add(int i, refcount_t *r)
+{
+	__refcount_add(i, r, NULL);
+}
+
+void refcount_inc(refcount_t *r)
+{
+	__refcount_inc(r, NULL);
+}
+
+int refcount_sub_and_test(int i, refcount_t *r)
+{
+	return __refcount_sub_and_test(i, r, NULL);
+}
+
+int refcount_dec_and_test(refcount_t *r)
+{
+	return __refcount_dec_and_test(r, NULL);
+}
+
+void refcount_dec(refcount_t *r)
+{
+	__refcount_dec(r, NULL);
+}
+
+int refcount_dec_if_one(refcount_t *r)
+{
+	return __REFCOUNT_SYM(dec_if_one)(r);
+}
+
+int refcount_dec_not_one(refcount_t *r)
+{
+	return __REFCOUNT_SYM(dec_not_one)(r);
+}
+
+int refcount_dec_and_mutex_lock(refcount_t *r, pthread_mutex_t *lock)
+{
+	return __REFCOUNT_SYM(dec_and_mutex_lock)(r, lock);
+}
+
+int refcount_dec_and_lock(refcount_t *r, pthread_spinlock_t *lock)
+{
+	return __REFCOUNT_SYM(dec_and_lock)(r, lock);
+}
