@@ -42,6 +42,10 @@ static bool dec_not_one(refcount_t *r, const void *ip)
 	do {
 		if (__refcount_unlikely(val == DEC_NOT_ONE_SATURATED))
 			return true;
+#ifdef __REFCOUNT_KEEPS_IMMORTAL
+		if (__refcount_unlikely(__REFCOUNT_IMMORTAL_VALUE(val)))
+			return true;
+#endif
 		if (val == 1)
 			return false;
 		new = val - 1;

@@ -35,6 +35,17 @@ unsigned int refcount_read(const refcount_t *r)
 	return (unsigned int)__atomic_load_n(&r->refs, __ATOMIC_RELAXED);
 }
 
+void refcount_set_immortal(refcount_t *r)
+{
+	__atomic_store_n(&r->refs, REFCOUNT_IMMORTAL, __ATOMIC_RELAXED);
+}
+
+int refcount_is_immortal(const refcount_t *r)
+{
+	return __REFCOUNT_IMMORTAL_VALUE(
+		__atomic_load_n(&r->refs, __ATOMIC_RELAXED));
+}
+
 int refcount_add_not_zero(int i, refcount_t *r)
 {
 	return __refcount_add_not_zero(i, r, NULL);

@@ -354,6 +354,12 @@ void __refcount_warn_saturate_at(refcount_t *r,
 				 enum refcount_saturation_type t,
 				 const void *ip)
 {
+	/* Immortal (REFCOUNT_IMMORTAL, maybe moved by a racing op): no-op. */
+	if (__REFCOUNT_IMMORTAL_VALUE(
+		    __atomic_load_n(&r->refs, __ATOMIC_RELAXED))) {
+		__atomic_store_n(&r->refs, REFCOUNT_IMMORTAL, __ATOMIC_RELAXED);
+		return;
+	}
 	__atomic_store_n(&r->refs,
 			 __REFCOUNT_ROW_saturating(__REFCOUNT_F_SATURATED),
 			 __ATOMIC_RELAXED);

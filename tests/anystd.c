@@ -37,7 +37,7 @@ static void log_report(const struct refcount_report *rep)
 
 int main(void)
 {
-	refcount_t r = REFCOUNT_INIT(1);
+	refcount_t r = REFCOUNT_INIT(1), imm = REFCOUNT_INIT_IMMORTAL;
 	pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
 	refcount_set_report_handler_ex(log_report);
@@ -71,6 +71,18 @@ int main(void)
 	CHECK(strstr(caller, "caller main+") != NULL);
 	CHECK(!refcount_dec_and_test(&r));
 	CHECK(refcount_read(&r) == (unsigned int)REFCOUNT_SATURATED);
+	CHECK(refcount_report_count(REFCOUNT_SUB_UAF) == 1);
+
+	/* Immortal: every operation a silent no-op. */
+	CHECK(refcount_is_immortal(&imm));
+	refcount_inc(&imm);
+	refcount_dec(&imm);
+	CHECK(!refcount_dec_and_test(&imm));
+	CHECK(refcount_inc_not_zero(&imm));
+	CHECK(refcount_read(&imm) == (unsigned int)REFCOUNT_IMMORTAL);
+	refcount_set(&r, 1);
+	refcount_set_immortal(&r);
+	CHECK(!refcount_sub_and_test(1, &r) && refcount_is_immortal(&r));
 	CHECK(refcount_report_count(REFCOUNT_SUB_UAF) == 1);
 	if (failures)
 		fprintf(stderr, "anystd %s: last report: %s\n", MODE, caller);

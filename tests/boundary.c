@@ -75,12 +75,13 @@ enum point {
 	P_SAT,
 	P_INT_MAX,
 	P_INT_MIN,
-	P_UINT_MAX
+	P_UINT_MAX,
+	P_IMMORTAL
 };
 
 static const char *const point_names[] = {
 	"0",	     "1",	"2",	   "MAX-1",    "MAX",
-	"SATURATED", "INT_MAX", "INT_MIN", "UINT_MAX",
+	"SATURATED", "INT_MAX", "INT_MIN", "UINT_MAX", "IMMORTAL",
 };
 
 static unsigned int point_value(enum point p)
@@ -104,6 +105,8 @@ static unsigned int point_value(enum point p)
 		return (unsigned int)INT_MIN;
 	case P_UINT_MAX:
 		return UINT_MAX;
+	case P_IMMORTAL:
+		return (unsigned int)REFCOUNT_IMMORTAL;
 	}
 	return 0;
 }
@@ -159,7 +162,30 @@ struct row {
 		REL(d, ret, NONE), chk, chk, chk                               \
 	}
 
+/*
+ * REFCOUNT_IMMORTAL: a silent no-op where the breed keeps it (fast,
+ * saturating), an ordinary step of @d in the atomic and full breeds.
+ */
+#define IMM(d, ret)                                                            \
+	BREEDS(REL(d, ret, NONE), REL(0, ret, NONE), REL(d, ret, NONE),       \
+	       REL(0, ret, NONE))
+
 static const struct row rows[] = {
+	/* Immortal: every operation, no change and no report. */
+	{ OP_INC, P_IMMORTAL, IMM(1, RV) },
+	{ OP_ADD, P_IMMORTAL, IMM(2, RV) },
+	{ OP_INC_NZ, P_IMMORTAL, IMM(1, RT) },
+	{ OP_ADD_NZ, P_IMMORTAL, IMM(2, RT) },
+	{ OP_INC_NZ_ACQ, P_IMMORTAL, IMM(1, RT) },
+	{ OP_ADD_NZ_ACQ, P_IMMORTAL, IMM(2, RT) },
+	{ OP_DEC, P_IMMORTAL, IMM(-1, RV) },
+	{ OP_DEC_AND_TEST, P_IMMORTAL, IMM(-1, RF) },
+	{ OP_SUB_AND_TEST, P_IMMORTAL, IMM(-2, RF) },
+	{ OP_DEC_IF_ONE, P_IMMORTAL, ALL(REL(0, RF, NONE)) },
+	{ OP_DEC_NOT_ONE, P_IMMORTAL, IMM(-1, RT) },
+	{ OP_DEC_AND_MUTEX_LOCK, P_IMMORTAL, IMM(-1, RF) },
+	{ OP_DEC_AND_LOCK, P_IMMORTAL, IMM(-1, RF) },
+
 	/* inc: the full breed refuses 0, fast and atomic take it. */
 	{ OP_INC, P_0,
 	  BREEDS(REL(1, RV, NONE), REL(1, RV, NONE), REL(0, RV, AUAF),
@@ -462,13 +488,47 @@ OP_TEST(dec_not_one, OP_DEC_NOT_ONE)
 OP_TEST(dec_and_mutex_lock, OP_DEC_AND_MUTEX_LOCK)
 OP_TEST(dec_and_lock, OP_DEC_AND_LOCK)
 
+/*
+ * Immortal: the initializer and the setter give REFCOUNT_IMMORTAL, which is
+ * neither SATURATED nor MAX nor 0; refcount_is_immortal() allows for the
+ * drift of racing operations (2^28 either way), and no more.
+ */
+Test(boundary, immortal)
+{
+	refcount_t r = REFCOUNT_INIT_IMMORTAL;
+	static const int not_immortal[] = {
+		0, 1, INT_MAX, INT_MIN, -1, (int)REFCOUNT_SATURATED,
+		(int)REFCOUNT_MAX, REFCOUNT_IMMORTAL - 0x10000001,
+		REFCOUNT_IMMORTAL + 0x10000000,
+	};
+
+	cr_assert_eq(refcount_read(&r), (unsigned int)REFCOUNT_IMMORTAL);
+	cr_assert(refcount_is_immortal(&r));
+	cr_assert_neq((unsigned int)REFCOUNT_IMMORTAL,
+		      (unsigned int)REFCOUNT_SATURATED);
+	refcount_set(&r, 1);
+	cr_assert(!refcount_is_immortal(&r));
+	refcount_set_immortal(&r);
+	cr_assert_eq(refcount_read(&r), (unsigned int)REFCOUNT_IMMORTAL);
+	refcount_set(&r, REFCOUNT_IMMORTAL + 0x0fffffff);
+	cr_assert(refcount_is_immortal(&r));
+	refcount_set(&r, REFCOUNT_IMMORTAL - 0x10000000);
+	cr_assert(refcount_is_immortal(&r));
+	for (unsigned int i = 0;
+	     i < sizeof(not_immortal) / sizeof(not_immortal[0]); i++) {
+		refcount_set(&r, not_immortal[i]);
+		cr_assert(!refcount_is_immortal(&r), "%#x is not immortal",
+			  (unsigned int)not_immortal[i]);
+	}
+}
+
 /* set/read round-trip every boundary value; set_release too. */
 Test(boundary, set_read)
 {
 	refcount_t r = REFCOUNT_INIT(REFCOUNT_SATURATED);
 
 	cr_assert_eq(refcount_read(&r), (unsigned int)REFCOUNT_SATURATED);
-	for (int p = P_0; p <= P_UINT_MAX; p++) {
+	for (int p = P_0; p <= P_IMMORTAL; p++) {
 		refcount_set(&r, (int)point_value(p));
 		cr_assert_eq(refcount_read(&r), point_value(p));
 		refcount_set_release(&r, (int)point_value(p) ^ 1);

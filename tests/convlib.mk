@@ -12,3 +12,52 @@ check-anystd: lib | $(UNIT_NEED)
 		DESTDIR=$(abspath $(TB)/stage-anystd) > /dev/null
 	sh tests/anystd.sh $(TB)/stage-anystd .
 CHECK_TARGETS += check-anystd
+
+# Immortal counters (REFCOUNT_IMMORTAL): the boundary suite's IMMORTAL rows
+# (tests/boundary.c) in every breed are part of check-unit-*; here
+#  - the mutant: the saturating and fast suites linked against cold paths
+#    that do not recognise an immortal counter (src/report.c and
+#    src/fast-trap.c with the test removed) must fail;
+#  - the hot paths: tests/immortal-hot.c's inline operations, per breed,
+#    hold none of the immortal test's constants; the mutant that tests
+#    refcount_is_immortal() inline is caught.
+T_IMM := $(TB)/immortal
+T_IMM_CONST := 0x[79]0000000|0x1fffffff|0x20000000|0xa0000000|0x60000000
+$(T_IMM)/%-mutant.o: src/%.c $(LIB_HDRS) | $(UNIT_NEED)
+	@mkdir -p $(@D)
+	sed 's/__REFCOUNT_IMMORTAL_VALUE(/0 \&\& __REFCOUNT_IMMORTAL_VALUE(/' \
+		$< > $(T_IMM)/$*-mutant.c
+	grep -q '0 && __REFCOUNT_IMMORTAL_VALUE' $(T_IMM)/$*-mutant.c
+	gcc $(ALL_CFLAGS) -Isrc -c $(T_IMM)/$*-mutant.c -o $@
+define T_IMM_UNIT
+$(T_IMM)/unit-$(1): $(UNIT_SUITES:%=$(TB)/gcc/obj/%-$(1).o) \
+		$(TB)/gcc/helpers.o $(T_IMM)/report-mutant.o \
+		$(T_IMM)/fast-trap-mutant.o $(TB)/gcc/librefcount.a
+	gcc $$(ALL_CFLAGS) $$^ -lcriterion -o $$@
+endef
+T_IMM_BREEDS := $(filter-out atomic full,$(BREEDS))
+$(foreach b,$(T_IMM_BREEDS),$(eval $(call T_IMM_UNIT,$(b))))
+$(T_IMM)/hot-%.o: tests/immortal-hot.c $(LIB_HDRS) | $(UNIT_NEED)
+	@mkdir -p $(@D)
+	gcc $(ALL_CFLAGS) $(call breed_cflags,$(subst -mutant,,$*)) \
+		$(if $(findstring -mutant,$*),-DHOT_MUTANT) -c $< -o $@
+.PHONY: check-immortal
+check-immortal: $(T_IMM_BREEDS:%=$(T_IMM)/unit-%) \
+		$(BREED_VARIANTS:%=$(T_IMM)/hot-%.o) $(T_IMM)/hot-saturating-mutant.o
+	@set -e; for b in $(T_IMM_BREEDS); do \
+		if $(T_IMM)/unit-$$b --filter 'boundary/*' $(T_CRITERION_ARGS) \
+			> $(T_IMM)/unit-$$b.log 2>&1; then \
+			echo "check-immortal: $$b: cold paths blind to immortal went unnoticed"; \
+			exit 1; fi; \
+		grep -q "at IMMORTAL" $(T_IMM)/unit-$$b.log || \
+			{ cat $(T_IMM)/unit-$$b.log; exit 1; }; done
+	@echo "check-immortal: cold paths that do not keep REFCOUNT_IMMORTAL fail the boundary suite ($(T_IMM_BREEDS)), as they must"
+	@set -e; for v in $(BREED_VARIANTS); do \
+		if objdump -d $(T_IMM)/hot-$$v.o | grep -Eq '$(T_IMM_CONST)'; then \
+			objdump -d $(T_IMM)/hot-$$v.o | grep -E '$(T_IMM_CONST)'; \
+			echo "check-immortal: $$v: an immortal test in the inline code"; \
+			exit 1; fi; done
+	@objdump -d $(T_IMM)/hot-saturating-mutant.o | grep -Eq '$(T_IMM_CONST)' || \
+		{ echo "check-immortal: the inline-check mutant went unnoticed"; exit 1; }
+	@echo "check-immortal: no inline operation of $(BREED_VARIANTS) tests for immortal; the mutant that does is caught"
+CHECK_TARGETS += check-immortal

@@ -396,6 +396,72 @@ refcount_read(const refcount_t *r)
 }
 
 /**
+ * refcount_set_immortal() - make a refcount immortal
+ * @r: the refcount
+ *
+ * Similar to refcount_set(@r, REFCOUNT_IMMORTAL): from now on every
+ * operation on @r is a silent no-op in the saturating, fast and nonatomic
+ * breeds: gets and puts change nothing and report nothing,
+ * refcount_dec_and_test() and the other puts return false (never "free
+ * it"), refcount_inc_not_zero() and the other try-gets return true.  For
+ * singletons that callers get and put like any object but that must never
+ * be freed (jansson's true/false/null, fontconfig's FC_REF_CONSTANT).
+ *
+ * The no-op is decided in the cold path each breed already has, so the
+ * inline operations are the same instructions as without it: an operation
+ * on an immortal counter moves it, branches to the cold path (the value is
+ * negative), which stores REFCOUNT_IMMORTAL back and returns, as it would
+ * saturate a misused counter.  Other threads may see it a few steps off
+ * REFCOUNT_IMMORTAL meanwhile; refcount_is_immortal() allows for that.
+ *
+ * Memory ordering: none (a relaxed store), as refcount_set().
+ *
+ * Context: before the object is shared, or on an object every holder
+ * treats as immortal already.
+ *
+ * Misuse, per breed: the atomic breed detects nothing and cannot keep it:
+ * an immortal count moves like any other (it would take 2^29 unmatched
+ * puts to reach 0).  In the full breed 0xa0000000 is an ordinary count
+ * (its counts are unsigned, up to UINT_MAX - 1): the value moves too, as
+ * far from 0.  refcount_is_immortal() stays true in both within 2^28 steps.
+ *
+ * This library's addition, after CPython 3.12's immortal objects (PEP 683).
+ */
+static __refcount_inline __refcount_nonnull void
+refcount_set_immortal(refcount_t *r)
+{
+	__atomic_store_n(&r->refs, REFCOUNT_IMMORTAL, __ATOMIC_RELAXED);
+}
+
+/**
+ * refcount_is_immortal() - is a refcount immortal?
+ * @r: the refcount
+ *
+ * Similar to comparing refcount_read(@r) with REFCOUNT_IMMORTAL, but true
+ * for any value within 2^28 of it, since racing operations move an immortal
+ * counter for a moment before their cold path puts it back.  Neither 0,
+ * REFCOUNT_MAX nor REFCOUNT_SATURATED is immortal.
+ *
+ * Memory ordering: none (a relaxed load).
+ *
+ * Context: any thread.
+ *
+ * Return: true if @r was made immortal (REFCOUNT_INIT_IMMORTAL,
+ * refcount_set_immortal()), false otherwise.
+ *
+ * Misuse: none detected.  In the atomic and full breeds it says whether the
+ * value is still near REFCOUNT_IMMORTAL (see refcount_set_immortal()).
+ *
+ * This library's addition (CPython 3.12's _Py_IsImmortal()).
+ */
+static __refcount_inline __refcount_nonnull __refcount_must_check bool
+refcount_is_immortal(const refcount_t *r)
+{
+	return __REFCOUNT_IMMORTAL_VALUE(
+		__atomic_load_n(&r->refs, __ATOMIC_RELAXED));
+}
+
+/**
  * refcount_add_not_zero() - add a value to a refcount unless it is 0
  * @i: the number of references to add, > 0
  * @r: the refcount

@@ -79,6 +79,13 @@ static const int32_t vals[] = {
 	0x3fffffff + 0x20000000,
 	0x10000,
 	0xffff,
+	-0x60000000, /* REFCOUNT_IMMORTAL */
+	-0x60000000 + 1,
+	-0x60000000 - 1,
+	-0x70000000, /* the immortal zone's edges */
+	-0x70000000 - 1,
+	-0x50000000 - 1,
+	-0x50000000,
 };
 #define NR_VALS ((int)(sizeof(vals) / sizeof(vals[0])))
 

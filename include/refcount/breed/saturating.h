@@ -19,6 +19,9 @@
 #error "include <refcount/refcount.h>, not <refcount/breed/saturating.h>"
 #endif
 
+/* REFCOUNT_IMMORTAL is a no-op here: its cold path keeps it. */
+#define __REFCOUNT_KEEPS_IMMORTAL 1
+
 /**
  * __refcount_add_not_zero_limited_acquire() - add unless 0 or over a limit
  * @i: the value to add (a count of references)
@@ -53,7 +56,9 @@ __refcount_add_not_zero_limited_acquire(int i, refcount_t *r, int *oldp,
 		if (i > __refcount_wrap_sub(limit, old)) {
 			if (oldp)
 				*oldp = old;
-			return false;
+			/* Refused, but an immortal counter is always taken. */
+			return __refcount_unlikely(
+				__REFCOUNT_IMMORTAL_VALUE(old));
 		}
 	} while (!__atomic_compare_exchange_n(
 		&r->refs, &old, __refcount_wrap_add(old, i), true,

@@ -47,6 +47,9 @@ __REFCOUNT_BEGIN_DECLS
 void refcount_set(refcount_t *r, int n) __refcount_nonnull;
 void refcount_set_release(refcount_t *r, int n) __refcount_nonnull;
 unsigned int refcount_read(const refcount_t *r) __refcount_nonnull;
+void refcount_set_immortal(refcount_t *r) __refcount_nonnull;
+int refcount_is_immortal(const refcount_t *r) __refcount_nonnull
+	__refcount_must_check;
 int refcount_add_not_zero(int i, refcount_t *r)
 	__refcount_nonnull __refcount_must_check;
 int refcount_inc_not_zero(refcount_t *r)
