@@ -36,7 +36,7 @@
 # The expectations live in tests/lkdtm-table.h and tests/boundary.c.
 
 UNIT_DIR    := $(B)/tests
-UNIT_SUITES := lkdtm boundary kref report-api ref_tracker
+UNIT_SUITES := lkdtm boundary boundary-long kref report-api ref_tracker
 # ref_tracker.c checks the frame-pointer walk through its own functions.
 UNIT_SUITE_CFLAGS_ref_tracker := -fno-omit-frame-pointer
 UNIT_HDRS   := $(wildcard tests/*.h) $(LIB_HDRS)

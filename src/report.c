@@ -70,7 +70,7 @@ static const char *const type_names[REFCOUNT_NR_SATURATION_TYPES] = {
 };
 
 /* The saturating breed's message for each type (lib/refcount.c, v5.5+). */
-static enum __refcount_msg modern_msg(enum refcount_saturation_type t)
+enum __refcount_msg __refcount_modern_msg(enum refcount_saturation_type t)
 {
 	switch (t) {
 	case REFCOUNT_ADD_NOT_ZERO_OVF:
@@ -240,7 +240,7 @@ static int abort_wanted(void)
 void refcount_report_default(refcount_t *r, enum refcount_saturation_type t)
 {
 	const struct report_ctx *ctx = current_report;
-	enum __refcount_msg msg = ctx ? ctx->msg : modern_msg(t);
+	enum __refcount_msg msg = ctx ? ctx->msg : __refcount_modern_msg(t);
 	struct refcount_report rep;
 	char line[PATH_MAX + 1024];
 
@@ -350,9 +350,8 @@ void __refcount_report(refcount_t *r, enum refcount_saturation_type t,
 	current_report = outer;
 }
 
-void __refcount_warn_saturate_at(refcount_t *r,
-				 enum refcount_saturation_type t,
-				 const void *ip)
+void __refcount_saturate_at(refcount_t *r, enum refcount_saturation_type t,
+			    const char *breed, const void *ip)
 {
 	/* Immortal (REFCOUNT_IMMORTAL, maybe moved by a racing op): no-op. */
 	if (__REFCOUNT_IMMORTAL_VALUE(
@@ -363,11 +362,12 @@ void __refcount_warn_saturate_at(refcount_t *r,
 	__atomic_store_n(&r->refs,
 			 __REFCOUNT_ROW_saturating(__REFCOUNT_F_SATURATED),
 			 __ATOMIC_RELAXED);
-	__refcount_report(r, t, modern_msg(t), ip,
-			  __REFCOUNT_ROW_saturating(__REFCOUNT_F_NAME));
+	__refcount_report(r, t, __refcount_modern_msg(t), ip, breed);
 }
 
 void refcount_warn_saturate(refcount_t *r, enum refcount_saturation_type t)
 {
-	__refcount_warn_saturate_at(r, t, __builtin_return_address(0));
+	__refcount_saturate_at(r, t,
+			       __REFCOUNT_ROW_saturating(__REFCOUNT_F_NAME),
+			       __builtin_return_address(0));
 }

@@ -38,6 +38,7 @@ static void log_report(const struct refcount_report *rep)
 int main(void)
 {
 	refcount_t r = REFCOUNT_INIT(1), imm = REFCOUNT_INIT_IMMORTAL;
+	refcount_long_t l = REFCOUNT_LONG_INIT(1);
 	pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
 	refcount_set_report_handler_ex(log_report);
@@ -84,6 +85,18 @@ int main(void)
 	refcount_set_immortal(&r);
 	CHECK(!refcount_sub_and_test(1, &r) && refcount_is_immortal(&r));
 	CHECK(refcount_report_count(REFCOUNT_SUB_UAF) == 1);
+
+	/* refcount_long_t: a size_t's layout, the same operations. */
+	CHECK(sizeof(refcount_long_t) == sizeof(size_t));
+	refcount_long_inc(&l);
+	CHECK(refcount_long_read(&l) == 2);
+	CHECK(!refcount_long_dec_and_test(&l));
+	CHECK(refcount_long_dec_and_test(&l));
+	refcount_long_inc(&l);
+	CHECK(refcount_long_read(&l) == (unsigned long)REFCOUNT_LONG_SATURATED);
+	CHECK(refcount_report_count(REFCOUNT_ADD_UAF) == 2);
+	refcount_long_set_immortal(&l);
+	CHECK(!refcount_long_dec_and_test(&l) && refcount_long_is_immortal(&l));
 	if (failures)
 		fprintf(stderr, "anystd %s: last report: %s\n", MODE, caller);
 	printf("anystd %s: %s\n", MODE, failures ? "FAILED" : "ok");

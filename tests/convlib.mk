@@ -61,3 +61,24 @@ check-immortal: $(T_IMM_BREEDS:%=$(T_IMM)/unit-%) \
 		{ echo "check-immortal: the inline-check mutant went unnoticed"; exit 1; }
 	@echo "check-immortal: no inline operation of $(BREED_VARIANTS) tests for immortal; the mutant that does is caught"
 CHECK_TARGETS += check-immortal
+
+# refcount_long_t: tests/boundary-long.c (boundary.c's rows on a long) is a
+# suite of check-unit-*; its mutant, src/long.c storing refcount_t's
+# SATURATED (an int's INT_MIN / 2) instead of the long's, must fail it.
+$(T_IMM)/long-mutant.o: src/long.c $(LIB_HDRS) | $(UNIT_NEED)
+	@mkdir -p $(@D)
+	sed 's/&r->refs, REFCOUNT_LONG_SATURATED,/\&r->refs, REFCOUNT_SATURATED,/' \
+		$< > $(T_IMM)/long-mutant.c
+	grep -q 'REFCOUNT_SATURATED,' $(T_IMM)/long-mutant.c
+	gcc $(ALL_CFLAGS) -c $(T_IMM)/long-mutant.c -o $@
+$(T_IMM)/unit-long-mutant: $(UNIT_SUITES:%=$(TB)/gcc/obj/%-saturating.o) \
+		$(TB)/gcc/helpers.o $(T_IMM)/long-mutant.o $(TB)/gcc/librefcount.a
+	gcc $(ALL_CFLAGS) $^ -lcriterion -o $@
+.PHONY: check-long
+check-long: $(T_IMM)/unit-long-mutant
+	@if $< --filter 'boundary_long/*' $(T_CRITERION_ARGS) > $<.log 2>&1; then \
+		echo "check-long: the mutant (a long saturated at INT_MIN / 2) went unnoticed"; \
+		exit 1; fi
+	@grep -q "refcount_long_" $<.log || { cat $<.log; exit 1; }
+	@echo "check-long: the mutant refcount_long_t (saturated at an int's INT_MIN / 2) fails boundary_long, as it must"
+CHECK_TARGETS += check-long

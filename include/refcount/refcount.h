@@ -902,6 +902,9 @@ refcount_dec_and_lock(refcount_t *r, pthread_spinlock_t *lock)
 
 __REFCOUNT_END_DECLS
 
+/* refcount_long_t's operations. */
+#include <refcount/refcount_long.h>
+
 #endif /* REFCOUNT_EXTERN */
 
 #endif /* REFCOUNT_H */

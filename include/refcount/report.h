@@ -287,11 +287,26 @@ void refcount_warn_saturate(refcount_t *r,
 
 /*
  * Internal: refcount_warn_saturate() naming @ip as the caller, for the
- * exported operations of src/extern.c (whose caller is the user's line).
+ * exported operations of src/extern.c (whose caller is the user's line),
+ * and @breed as the breed (the nonatomic breed's cold path).
  */
-void __refcount_warn_saturate_at(refcount_t *r,
+void __refcount_saturate_at(refcount_t *r, enum refcount_saturation_type t,
+			    const char *breed, const void *ip) __refcount_cold;
+/* Internal: the nonatomic breed's refcount_warn_saturate(). */
+void __refcount_nonatomic_warn_saturate(refcount_t *r,
+					enum refcount_saturation_type t)
+	__refcount_cold;
+/*
+ * Internal: the same for a refcount_long_t (src/long.c), which stores
+ * REFCOUNT_LONG_SATURATED; the report's counter is @r converted.
+ */
+void __refcount_long_saturate_at(refcount_long_t *r,
 				 enum refcount_saturation_type t,
+				 const char *breed,
 				 const void *ip) __refcount_cold;
+void __refcount_long_warn_saturate(refcount_long_t *r,
+				   enum refcount_saturation_type t,
+				   const char *breed) __refcount_cold;
 
 /*
  * Internal: the message a report carries.  Not part of the API; the breeds'
@@ -322,6 +337,9 @@ enum __refcount_msg {
 void __refcount_report(refcount_t *r, enum refcount_saturation_type t,
 		       enum __refcount_msg msg, const void *ip,
 		       const char *breed) __refcount_cold;
+
+/* Internal: the saturating breed's message for @t (lib/refcount.c, v5.5+). */
+enum __refcount_msg __refcount_modern_msg(enum refcount_saturation_type t);
 
 __REFCOUNT_END_DECLS
 

@@ -48,8 +48,8 @@ void refcount_set(refcount_t *r, int n) __refcount_nonnull;
 void refcount_set_release(refcount_t *r, int n) __refcount_nonnull;
 unsigned int refcount_read(const refcount_t *r) __refcount_nonnull;
 void refcount_set_immortal(refcount_t *r) __refcount_nonnull;
-int refcount_is_immortal(const refcount_t *r) __refcount_nonnull
-	__refcount_must_check;
+int refcount_is_immortal(const refcount_t *r)
+	__refcount_nonnull __refcount_must_check;
 int refcount_add_not_zero(int i, refcount_t *r)
 	__refcount_nonnull __refcount_must_check;
 int refcount_inc_not_zero(refcount_t *r)
@@ -75,6 +75,33 @@ int refcount_dec_and_mutex_lock(refcount_t *r, pthread_mutex_t *lock)
 int refcount_dec_and_lock(refcount_t *r, pthread_spinlock_t *lock)
 	__refcount_nonnull __refcount_must_check;
 #endif
+
+/* refcount_long_t (<refcount/refcount_long.h>). */
+void refcount_long_set(refcount_long_t *r, long n) __refcount_nonnull;
+void refcount_long_set_release(refcount_long_t *r, long n) __refcount_nonnull;
+unsigned long refcount_long_read(const refcount_long_t *r) __refcount_nonnull;
+void refcount_long_set_immortal(refcount_long_t *r) __refcount_nonnull;
+int refcount_long_is_immortal(const refcount_long_t *r)
+	__refcount_nonnull __refcount_must_check;
+int refcount_long_add_not_zero(long i, refcount_long_t *r)
+	__refcount_nonnull __refcount_must_check;
+int refcount_long_inc_not_zero(refcount_long_t *r)
+	__refcount_nonnull __refcount_must_check;
+int refcount_long_add_not_zero_acquire(long i, refcount_long_t *r)
+	__refcount_nonnull __refcount_must_check;
+int refcount_long_inc_not_zero_acquire(refcount_long_t *r)
+	__refcount_nonnull __refcount_must_check;
+void refcount_long_add(long i, refcount_long_t *r) __refcount_nonnull;
+void refcount_long_inc(refcount_long_t *r) __refcount_nonnull;
+int refcount_long_sub_and_test(long i, refcount_long_t *r)
+	__refcount_nonnull __refcount_must_check;
+int refcount_long_dec_and_test(refcount_long_t *r)
+	__refcount_nonnull __refcount_must_check;
+void refcount_long_dec(refcount_long_t *r) __refcount_nonnull;
+int refcount_long_dec_if_one(refcount_long_t *r)
+	__refcount_nonnull __refcount_must_check;
+int refcount_long_dec_not_one(refcount_long_t *r)
+	__refcount_nonnull __refcount_must_check;
 
 __REFCOUNT_END_DECLS
 
