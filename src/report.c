@@ -365,6 +365,14 @@ void __refcount_saturate_at(refcount_t *r, enum refcount_saturation_type t,
 	__refcount_report(r, t, __refcount_modern_msg(t), ip, breed);
 }
 
+void __refcount_nonatomic_warn_saturate(refcount_t *r,
+					enum refcount_saturation_type t)
+{
+	__refcount_saturate_at(r, t,
+			       __REFCOUNT_ROW_nonatomic(__REFCOUNT_F_NAME),
+			       __builtin_return_address(0));
+}
+
 void refcount_warn_saturate(refcount_t *r, enum refcount_saturation_type t)
 {
 	__refcount_saturate_at(r, t,

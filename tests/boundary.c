@@ -194,21 +194,25 @@ struct cell {
 struct row {
 	enum op op;
 	enum point p;
-	struct cell c[NR_BREEDS]; /* atomic, fast, full, saturating */
+	struct cell c[NR_BREEDS]; /* atomic, fast, full, saturating, nonatomic */
 };
 
 #define ALL(x)                                                                 \
 	{                                                                      \
-		x, x, x, x                                                     \
+		x, x, x, x, x                                                  \
 	}
+/*
+ * The columns: atomic, fast, full, saturating; the nonatomic breed's is the
+ * saturating one's by definition (the same checks on one thread).
+ */
 #define BREEDS(a, x, f, s)                                                     \
 	{                                                                      \
-		a, x, f, s                                                     \
+		a, x, f, s, s                                                  \
 	}
-/* The three checking breeds agree, atomic wraps silently by @d. */
+/* The checking breeds agree, atomic wraps silently by @d. */
 #define CHECKED(d, ret, chk)                                                   \
 	{                                                                      \
-		REL(d, ret, NONE), chk, chk, chk                               \
+		REL(d, ret, NONE), chk, chk, chk, chk                          \
 	}
 
 /*
@@ -640,7 +644,7 @@ Test(BT_SUITE, sub_and_test_0_at_0, .init = setup)
 	}
 }
 
-#if REFCOUNT_BREED == REFCOUNT_BREED_SATURATING || defined(BOUNDARY_LONG)
+#if defined(__REFCOUNT_SATURATING_DESIGN) || defined(BOUNDARY_LONG)
 /*
  * __refcount_add_not_zero_limited_acquire(): false, unchanged and silent
  * when @i would pass @limit, or on 0 (the 2025 kernel;

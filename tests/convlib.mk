@@ -82,3 +82,19 @@ check-long: $(T_IMM)/unit-long-mutant
 	@grep -q "refcount_long_" $<.log || { cat $<.log; exit 1; }
 	@echo "check-long: the mutant refcount_long_t (saturated at an int's INT_MIN / 2) fails boundary_long, as it must"
 CHECK_TARGETS += check-long
+
+# The nonatomic breed joins every per-breed suite through the registry (and
+# is left out of those with threads: BREEDS_THREADED).  Here: its inline
+# operations (tests/immortal-hot.c) hold no atomic instruction, and the
+# control, the saturating breed's, does (so the test can see one).
+T_ATOMIC_INSN := lock|cmpxchg|ldadd|ldxr|stxr|casal
+.PHONY: check-nonatomic
+check-nonatomic: $(T_IMM)/hot-nonatomic.o $(T_IMM)/hot-saturating.o
+	@if objdump -d $< | grep -Eqw '$(T_ATOMIC_INSN)'; then \
+		objdump -d $< | grep -Ew '$(T_ATOMIC_INSN)'; \
+		echo "check-nonatomic: an atomic instruction in the nonatomic breed"; \
+		exit 1; fi
+	@objdump -d $(T_IMM)/hot-saturating.o | grep -Eqw '$(T_ATOMIC_INSN)' || \
+		{ echo "check-nonatomic: the control (saturating) shows no atomic"; exit 1; }
+	@echo "check-nonatomic: no atomic instruction in the nonatomic breed's inline operations; the saturating breed's control has them"
+CHECK_TARGETS += check-nonatomic

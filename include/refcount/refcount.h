@@ -38,25 +38,25 @@
  * report types and the exact wording of every cell.
  *
  * BEGIN misuse table (tests/gen-breeds-md.c writes it from the tests' table)
- * | LKDTM scenario         | atomic     | fast       | full       | saturating |
- * |------------------------|------------|------------|------------|------------|
- * | INC_OVERFLOW           | 0x80000000 | SAT warn   | SAT warn   | SAT warn   |
- * | ADD_OVERFLOW           | 0x80000002 | SAT warn   | SAT warn   | SAT warn   |
- * | INC_NOT_ZERO_OVERFLOW  | 0x80000000 | SAT warn   | SAT warn   | SAT warn   |
- * | ADD_NOT_ZERO_OVERFLOW  | 0x80000005 | SAT warn   | SAT warn   | SAT warn   |
- * | DEC_ZERO               | 0          | SAT warn   | 0 warn     | SAT warn   |
- * | DEC_NEGATIVE           | 0xffffffff | SAT silent | 0 warn     | SAT warn   |
- * | DEC_AND_TEST_NEGATIVE  | 0xffffffff | SAT silent | 0 warn     | SAT warn   |
- * | SUB_AND_TEST_NEGATIVE  | 0xfffffffe | SAT silent | 3 warn     | SAT warn   |
- * | INC_ZERO               | 1          | 1          | 0 warn     | SAT warn   |
- * | ADD_ZERO               | 3          | 3          | 0 warn     | SAT warn   |
- * | INC_SATURATED          | 0xc0000001 | SAT silent | SAT silent | SAT warn   |
- * | DEC_SATURATED          | 0xbfffffff | SAT silent | SAT silent | SAT warn   |
- * | ADD_SATURATED          | 0xc0000008 | SAT silent | SAT silent | SAT warn   |
- * | INC_NOT_ZERO_SATURATED | 0xc0000001 | SAT silent | SAT silent | SAT warn   |
- * | ADD_NOT_ZERO_SATURATED | 0xc0000007 | SAT silent | SAT silent | SAT warn   |
- * | DEC_AND_TEST_SATURATED | 0xbfffffff | SAT silent | SAT silent | SAT warn   |
- * | SUB_AND_TEST_SATURATED | 0xbffffff8 | SAT silent | SAT silent | SAT warn   |
+ * | LKDTM scenario         | atomic     | fast       | full       | saturating | nonatomic  |
+ * |------------------------|------------|------------|------------|------------|------------|
+ * | INC_OVERFLOW           | 0x80000000 | SAT warn   | SAT warn   | SAT warn   | SAT warn   |
+ * | ADD_OVERFLOW           | 0x80000002 | SAT warn   | SAT warn   | SAT warn   | SAT warn   |
+ * | INC_NOT_ZERO_OVERFLOW  | 0x80000000 | SAT warn   | SAT warn   | SAT warn   | SAT warn   |
+ * | ADD_NOT_ZERO_OVERFLOW  | 0x80000005 | SAT warn   | SAT warn   | SAT warn   | SAT warn   |
+ * | DEC_ZERO               | 0          | SAT warn   | 0 warn     | SAT warn   | SAT warn   |
+ * | DEC_NEGATIVE           | 0xffffffff | SAT silent | 0 warn     | SAT warn   | SAT warn   |
+ * | DEC_AND_TEST_NEGATIVE  | 0xffffffff | SAT silent | 0 warn     | SAT warn   | SAT warn   |
+ * | SUB_AND_TEST_NEGATIVE  | 0xfffffffe | SAT silent | 3 warn     | SAT warn   | SAT warn   |
+ * | INC_ZERO               | 1          | 1          | 0 warn     | SAT warn   | SAT warn   |
+ * | ADD_ZERO               | 3          | 3          | 0 warn     | SAT warn   | SAT warn   |
+ * | INC_SATURATED          | 0xc0000001 | SAT silent | SAT silent | SAT warn   | SAT warn   |
+ * | DEC_SATURATED          | 0xbfffffff | SAT silent | SAT silent | SAT warn   | SAT warn   |
+ * | ADD_SATURATED          | 0xc0000008 | SAT silent | SAT silent | SAT warn   | SAT warn   |
+ * | INC_NOT_ZERO_SATURATED | 0xc0000001 | SAT silent | SAT silent | SAT warn   | SAT warn   |
+ * | ADD_NOT_ZERO_SATURATED | 0xc0000007 | SAT silent | SAT silent | SAT warn   | SAT warn   |
+ * | DEC_AND_TEST_SATURATED | 0xbfffffff | SAT silent | SAT silent | SAT warn   | SAT warn   |
+ * | SUB_AND_TEST_SATURATED | 0xbffffff8 | SAT silent | SAT silent | SAT warn   | SAT warn   |
  * END misuse table
  *
  * Units built with different breeds link into one program: the operations

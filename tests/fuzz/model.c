@@ -82,7 +82,9 @@ static bool dec_not_one(enum model_breed b, struct model_counter *c,
 			struct model_result *res)
 {
 	uint32_t sat =
-		b == MODEL_SATURATING ? MODEL_INT_MIN_HALF : MODEL_UINT_MAX;
+		b == MODEL_SATURATING || b == MODEL_NONATOMIC ?
+			MODEL_INT_MIN_HALF :
+			MODEL_UINT_MAX;
 
 	if (c->v == sat)
 		return true;
@@ -353,6 +355,7 @@ static bool breed_op(enum model_breed b, struct model_counter *c,
 	case MODEL_FULL:
 		return full_op(c, op, i, res);
 	case MODEL_SATURATING:
+	case MODEL_NONATOMIC: /* the saturating breed, on one thread */
 		return saturating_op(c, op, i, limit, res);
 	}
 	return false;

@@ -21,6 +21,10 @@
 
 /* REFCOUNT_IMMORTAL is a no-op here: its cold path keeps it. */
 #define __REFCOUNT_KEEPS_IMMORTAL 1
+/* The kernel's design since v5.5 (with nonatomic.h). */
+#define __REFCOUNT_SATURATING_DESIGN 1
+/* refcount_dec_not_one() tests REFCOUNT_SATURATED, as from v5.5. */
+#define __REFCOUNT_DEC_NOT_ONE_SATURATED REFCOUNT_SATURATED
 
 #if (defined(__x86_64__) || defined(__i386__)) && !defined(__REFCOUNT_TSAN) && \
 	!defined(REFCOUNT_SATURATING_NO_ASM)
