@@ -98,3 +98,24 @@ check-nonatomic: $(T_IMM)/hot-nonatomic.o $(T_IMM)/hot-saturating.o
 		{ echo "check-nonatomic: the control (saturating) shows no atomic"; exit 1; }
 	@echo "check-nonatomic: no atomic instruction in the nonatomic breed's inline operations; the saturating breed's control has them"
 CHECK_TARGETS += check-nonatomic
+
+# REFCOUNT_REPORT=every and REFCOUNT_REPORT_LOG=FILE (tests/report-log.sh),
+# with two mutants of src/report.c: "every" ignored, and the log opened
+# without O_APPEND.
+T_LOG := $(TB)/report-log
+T_LOG_MUT_every := s/!(report_flags() \& REPORT_EVERY)/1/
+T_LOG_MUT_append := s/O_WRONLY | O_APPEND | O_CREAT/O_WRONLY | O_CREAT/
+$(T_LOG)/report-%.o: src/report.c $(LIB_HDRS) | $(UNIT_NEED)
+	@mkdir -p $(@D)
+	sed '$(T_LOG_MUT_$*)' $< > $(T_LOG)/report-$*.c
+	! cmp -s $< $(T_LOG)/report-$*.c
+	gcc $(ALL_CFLAGS) -fPIC -Isrc -c $(T_LOG)/report-$*.c -o $@
+$(T_LOG)/prog: tests/report-log.c $(B)/librefcount.a | $(UNIT_NEED)
+	@mkdir -p $(@D)
+	gcc $(ALL_CFLAGS) -rdynamic $< $(B)/librefcount.a -o $@
+$(T_LOG)/prog-%: tests/report-log.c $(T_LOG)/report-%.o $(B)/librefcount.a
+	gcc $(ALL_CFLAGS) -rdynamic $^ -o $@
+.PHONY: check-report-log
+check-report-log: $(T_LOG)/prog $(T_LOG)/prog-every $(T_LOG)/prog-append
+	sh tests/report-log.sh $^
+CHECK_TARGETS += check-report-log

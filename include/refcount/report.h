@@ -233,7 +233,17 @@ refcount_report_fn refcount_set_report_handler(refcount_report_fn fn);
  * kernel's panic_on_warn; a false value (0, n, no, false, off, or empty)
  * does not, and any other value is reported once on stderr and ignored.
  * With REFCOUNT_REPORT=summary, the process prints one line of the counts
- * of every type to stderr at exit (another value is named and ignored).  Like
+ * of every type to stderr at exit; with REFCOUNT_REPORT=every, this handler
+ * prints every report, each time, instead of once per (type, message), so
+ * that every call site of a conversion's misuse shows; "summary,every" does
+ * both (another value is named and ignored).  With
+ * REFCOUNT_REPORT_LOG=FILE, every report (silent ones too, whatever handler
+ * is installed) appends one line to FILE, opened with O_APPEND and written
+ * with one write() so that the processes of a test suite can share it:
+ * "pid TAB breed TAB type TAB caller TAB message", type as the summary
+ * names it (e.g. ADD_UAF), caller as refcount_report_format() writes it,
+ * message empty for a silent report; FILE is not created when nothing is
+ * reported.  Like
  * panic_on_warn it only fires on a report that prints: the silent cases
  * above are counted but do not abort.  To stop on every detected misuse,
  * install a handler that aborts.
