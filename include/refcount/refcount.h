@@ -24,8 +24,10 @@
  * The breeds, their selectors, names, MAX and SATURATED are listed once, in
  * <refcount/breed/registry.h>; REFCOUNT_BREED_NAME, REFCOUNT_MAX and
  * REFCOUNT_SATURATED are the selected breed's.  The default,
- * REFCOUNT_BREED_SATURATING, is today's kernel design; the other three are
- * the designs of 2017.
+ * REFCOUNT_BREED_SATURATING, is today's kernel design; three more are the
+ * designs of 2017, and REFCOUNT_BREED_NONATOMIC is today's design for
+ * counters that one thread alone touches (plain loads and stores; this
+ * library's addition, docs/convert.md).
  *
  * DOC: misuse, per breed
  *
@@ -197,8 +199,9 @@ __REFCOUNT_BEGIN_DECLS
  * CONFIG_ARCH_HAS_REFCOUNT, but per translation unit: define it, before the
  * first include, to REFCOUNT_BREED_SATURATING (the default when it is left
  * undefined), REFCOUNT_BREED_FULL, REFCOUNT_BREED_FAST (x86-64, i386 and
- * aarch64 only; elsewhere an #error) or REFCOUNT_BREED_ATOMIC, the selectors
- * of <refcount/breed/registry.h>.  Including this header again with another
+ * aarch64 only; elsewhere an #error), REFCOUNT_BREED_ATOMIC or
+ * REFCOUNT_BREED_NONATOMIC (the saturating breed for one thread), the
+ * selectors of <refcount/breed/registry.h>.  Including this header again with another
  * value is an #error: one breed per translation unit.
  *
  * This library's addition (docs/kernel-semantics.md, 'The breeds in time').
