@@ -67,9 +67,15 @@ bool __REFCOUNT_SYM(dec_not_one)(refcount_t *r)
 	return dec_not_one(r, __builtin_return_address(0));
 }
 
-bool __REFCOUNT_SYM(dec_and_mutex_lock)(refcount_t *r, pthread_mutex_t *lock)
+bool __REFCOUNT_SYM(dec_not_one_at)(refcount_t *r, const void *ip)
 {
-	if (dec_not_one(r, __builtin_return_address(0)))
+	return dec_not_one(r, ip);
+}
+
+bool __REFCOUNT_SYM(dec_and_mutex_lock_at)(refcount_t *r, pthread_mutex_t *lock,
+					   const void *ip)
+{
+	if (dec_not_one(r, ip))
 		return false;
 
 	pthread_mutex_lock(lock);
@@ -80,9 +86,10 @@ bool __REFCOUNT_SYM(dec_and_mutex_lock)(refcount_t *r, pthread_mutex_t *lock)
 	return true;
 }
 
-bool __REFCOUNT_SYM(dec_and_lock)(refcount_t *r, pthread_spinlock_t *lock)
+bool __REFCOUNT_SYM(dec_and_lock_at)(refcount_t *r, pthread_spinlock_t *lock,
+				     const void *ip)
 {
-	if (dec_not_one(r, __builtin_return_address(0)))
+	if (dec_not_one(r, ip))
 		return false;
 
 	pthread_spin_lock(lock);
@@ -91,6 +98,18 @@ bool __REFCOUNT_SYM(dec_and_lock)(refcount_t *r, pthread_spinlock_t *lock)
 		return false;
 	}
 	return true;
+}
+
+bool __REFCOUNT_SYM(dec_and_mutex_lock)(refcount_t *r, pthread_mutex_t *lock)
+{
+	return __REFCOUNT_SYM(dec_and_mutex_lock_at)(
+		r, lock, __builtin_return_address(0));
+}
+
+bool __REFCOUNT_SYM(dec_and_lock)(refcount_t *r, pthread_spinlock_t *lock)
+{
+	return __REFCOUNT_SYM(dec_and_lock_at)(r, lock,
+					       __builtin_return_address(0));
 }
 
 #endif

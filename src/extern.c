@@ -100,17 +100,19 @@ int refcount_dec_if_one(refcount_t *r)
 
 int refcount_dec_not_one(refcount_t *r)
 {
-	return __REFCOUNT_SYM(dec_not_one)(r);
+	return __REFCOUNT_SYM(dec_not_one_at)(r, __builtin_return_address(0));
 }
 
 int refcount_dec_and_mutex_lock(refcount_t *r, pthread_mutex_t *lock)
 {
-	return __REFCOUNT_SYM(dec_and_mutex_lock)(r, lock);
+	return __REFCOUNT_SYM(dec_and_mutex_lock_at)(
+		r, lock, __builtin_return_address(0));
 }
 
 int refcount_dec_and_lock(refcount_t *r, pthread_spinlock_t *lock)
 {
-	return __REFCOUNT_SYM(dec_and_lock)(r, lock);
+	return __REFCOUNT_SYM(dec_and_lock_at)(r, lock,
+					       __builtin_return_address(0));
 }
 
 void refcount_long_set(refcount_long_t *r, long n)

@@ -73,6 +73,11 @@ int main(void)
 	CHECK(!refcount_dec_and_test(&r));
 	CHECK(refcount_read(&r) == (unsigned int)REFCOUNT_SATURATED);
 	CHECK(refcount_report_count(REFCOUNT_SUB_UAF) == 1);
+	/* An out-of-line operation's report names main too. */
+	refcount_set(&r, 0);
+	CHECK(refcount_dec_not_one(&r));
+	CHECK(refcount_report_count(REFCOUNT_SUB_UAF) == 2);
+	CHECK(strstr(caller, "caller main+") != NULL);
 
 	/* Immortal: every operation a silent no-op. */
 	CHECK(refcount_is_immortal(&imm));
@@ -84,7 +89,7 @@ int main(void)
 	refcount_set(&r, 1);
 	refcount_set_immortal(&r);
 	CHECK(!refcount_sub_and_test(1, &r) && refcount_is_immortal(&r));
-	CHECK(refcount_report_count(REFCOUNT_SUB_UAF) == 1);
+	CHECK(refcount_report_count(REFCOUNT_SUB_UAF) == 2);
 
 	/* refcount_long_t: a size_t's layout, the same operations. */
 	CHECK(sizeof(refcount_long_t) == sizeof(size_t));

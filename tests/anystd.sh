@@ -52,7 +52,13 @@ run c11 gcc "-std=c11 -D_POSIX_C_SOURCE=200809L" no
 run gnu11 gcc "-std=gnu11" no
 run c90-clang clang "-std=c90 -pedantic" yes
 run c++17 g++ "-x c++ -std=c++17" no
-echo "anystd: <refcount/refcount.h> from C90 and C99 (exported operations), C11 and C++ (inline): passed"
+for lang in "gcc -x c -std=c90 -pedantic" "g++ -x c++ -std=c++98 -pedantic"; do
+	# shellcheck disable=SC2086
+	printf '#include <refcount/types.h>\nstruct o { refcount_t r; refcount_long_t l; };\n' |
+		$lang $warn $cflags -fsyntax-only - ||
+		fail "<refcount/types.h> alone in '$lang'"
+done
+echo "anystd: <refcount/refcount.h> from C90 and C99 (exported operations), C11 and C++ (inline), <refcount/types.h> alone in C90 and C++98: passed"
 
 # The mutant exported operations must be caught.
 cp "$stage/usr/lib/librefcount.a" "$work/mutant.a"

@@ -304,6 +304,12 @@ bool __REFCOUNT_SYM(dec_if_one)(refcount_t *r);
 bool __REFCOUNT_SYM(dec_not_one)(refcount_t *r);
 bool __REFCOUNT_SYM(dec_and_mutex_lock)(refcount_t *r, pthread_mutex_t *lock);
 bool __REFCOUNT_SYM(dec_and_lock)(refcount_t *r, pthread_spinlock_t *lock);
+/* The same, naming @ip as the caller in a report (src/extern.c's). */
+bool __REFCOUNT_SYM(dec_not_one_at)(refcount_t *r, const void *ip);
+bool __REFCOUNT_SYM(dec_and_mutex_lock_at)(refcount_t *r, pthread_mutex_t *lock,
+					   const void *ip);
+bool __REFCOUNT_SYM(dec_and_lock_at)(refcount_t *r, pthread_spinlock_t *lock,
+				     const void *ip);
 
 /*
  * The public operations.  src/extern.c, which defines the exported copies of
