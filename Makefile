@@ -50,7 +50,9 @@ include mk/unit.mk
 include mk/man.mk
 
 # The installed library: a static one, and a shared one from -fPIC objects.
-$(eval $(call LIB_VARIANT,$(B),$(CC),$$(ALL_CFLAGS)))
+# The static one is PIC too, so that it can be bundled into a shared object
+# (tests/convlib.mk, check-pic).
+$(eval $(call LIB_VARIANT,$(B),$(CC),$$(ALL_CFLAGS) -fPIC))
 $(eval $(call LIB_VARIANT,$(B)/pic,$(CC),$$(ALL_CFLAGS) -fPIC))
 LIB_PIC_OBJS = $(LIB_OBJS_$(B)/pic)
 
@@ -127,6 +129,7 @@ include nullblk/nullblk.mk
 include tests/reliability.mk
 include tests/input.mk
 include tests/tracker.mk
+include tests/convlib.mk
 
 check: $(CHECK_TARGETS)
 	@echo "make check: all of $(CHECK_TARGETS) passed"

@@ -103,7 +103,7 @@ struct bench_impl {
  */
 #define BENCH_DECLARE_BREED(name, NAME, id, max, saturated)                    \
 	extern const struct bench_impl bench_impl_##name;
-REFCOUNT_FOR_EACH_BREED(BENCH_DECLARE_BREED)
+REFCOUNT_FOR_EACH_THREADED_BREED(BENCH_DECLARE_BREED)
 extern const struct bench_impl bench_impl_c11, bench_impl_urcu, bench_impl_glib,
 	bench_impl_ck, bench_impl_rcuref, bench_impl_fileref;
 

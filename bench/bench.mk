@@ -18,7 +18,7 @@
 # The files:
 #   bench/bench.h      what a row shares with the driver (struct bench_impl)
 #   bench/loops.h      the template of a row's timed loops and probes
-#   bench/breed.c      a breed's row: built once per breed of $(BREEDS), with
+#   bench/breed.c      a breed's row: built once per breed of $(BREEDS_THREADED) (the breeds that may be shared by threads), with
 #                      $(call breed_cflags,<breed>) -DBENCH_SFX=<breed>
 #   bench/peer-*.c     the baseline (c11: atomic_t) and the peers' rows;
 #                      peer-rcuref.c and peer-fileref.c are rcuref_t and
@@ -42,7 +42,7 @@ BENCH_DIR  := $(B)/bench
 BENCH_BIN  := $(BENCH_DIR)/refcount-bench
 BENCH_JSON := $(BENCH_DIR)/bench.json
 BENCH_PEERS := c11 urcu glib ck rcuref fileref
-BENCH_ROW_OBJS := $(BREEDS:%=$(BENCH_DIR)/breed-%.o) \
+BENCH_ROW_OBJS := $(BREEDS_THREADED:%=$(BENCH_DIR)/breed-%.o) \
 	$(BENCH_PEERS:%=$(BENCH_DIR)/peer-%.o)
 BENCH_SRC_HDRS := bench/bench.h bench/loops.h $(LIB_HDRS)
 BENCH_DRIVER := cli machine probe run report report-text targets \
@@ -111,7 +111,7 @@ $(BENCH_XNEED): | $(BENCH_DIR)
 	touch $@
 
 define BENCH_XARCH
-BENCH_XOBJS_$(1) := $(BREEDS:%=$(BENCH_DIR)/x-$(1)/breed-%.o) \
+BENCH_XOBJS_$(1) := $(BREEDS_THREADED:%=$(BENCH_DIR)/x-$(1)/breed-%.o) \
 	$(BENCH_DIR)/x-$(1)/peer-c11.o
 $(BENCH_DIR)/x-$(1)/breed-%.o: bench/breed.c $(BENCH_SRC_HDRS) $(LIB_HDRS) \
 		| $(BENCH_XNEED)

@@ -84,7 +84,7 @@
  * the BENCH_NR_PEERS peers (urcu_ref, glib, ck, rcuref, file_ref).
  */
 #define BENCH_NR_PEERS 5
-#define NR_IMPLS (1 + REFCOUNT_NR_BREEDS + BENCH_NR_PEERS)
+#define NR_IMPLS (1 + REFCOUNT_NR_THREADED_BREEDS + BENCH_NR_PEERS)
 extern const struct bench_impl *const impls[NR_IMPLS];
 /* Where the baseline and the target row are in impls[] (plan()). */
 extern unsigned int baseline, target;

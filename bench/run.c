@@ -23,7 +23,7 @@
 /* clang-format off */
 const struct bench_impl *const impls[] = {
 	&bench_impl_c11,
-	REFCOUNT_FOR_EACH_BREED(BENCH_BREED_ROW)
+	REFCOUNT_FOR_EACH_THREADED_BREED(BENCH_BREED_ROW)
 	&bench_impl_urcu,
 	&bench_impl_glib,
 	&bench_impl_ck,

@@ -5,6 +5,9 @@
 # line per breed.
 #
 #   BREEDS               the breed names, in the registry's order
+#   BREEDS_THREADED      the same without the breeds for one thread
+#                        (nonatomic), for tests and benchmarks with threads;
+#                        BREED_ROWS_THREADED their rows
 #   BREED_VARIANTS       $(BREEDS), fast-noasm and saturating-noasm (the
 #                        fast and saturating breeds built with their portable
 #                        C fast paths instead of their x86 asm:
@@ -23,6 +26,11 @@ BREEDS := $(foreach r,$(BREED_ROWS),$(firstword $(subst :, ,$(r))))
 $(foreach r,$(BREED_ROWS),$(eval BREED_CFLAGS_$(firstword $(subst :, ,$(r))) := \
 	-DREFCOUNT_BREED=REFCOUNT_BREED_$(lastword $(subst :, ,$(r)))))
 
+# The breeds for one thread only (registry.h's __REFCOUNT_ONE_THREAD_<name>
+# lines), which tests and benchmarks with threads leave out.
+BREEDS_ONE_THREAD := $(shell sed -n 's/^.define __REFCOUNT_ONE_THREAD_\([a-z0-9_]*\) 1$$/\1/p' $(BREED_REGISTRY))
+BREEDS_THREADED := $(filter-out $(BREEDS_ONE_THREAD),$(BREEDS))
+BREED_ROWS_THREADED := $(filter-out $(BREEDS_ONE_THREAD:%=%:%),$(foreach r,$(BREED_ROWS),$(r)))
 BREED_VARIANTS := $(BREEDS) fast-noasm saturating-noasm
 BREED_CFLAGS_fast-noasm := $(BREED_CFLAGS_fast) -DREFCOUNT_FAST_NO_ASM
 BREED_CFLAGS_saturating-noasm := $(BREED_CFLAGS_saturating) \

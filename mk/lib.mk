@@ -16,7 +16,7 @@
 # breed-free.
 
 LIB_HDRS := $(wildcard include/refcount/*.h include/refcount/*/*.h)
-LIB_SRCS := src/report.c src/full-ops.c src/fast-trap.c src/rcuref.c \
+LIB_SRCS := src/report.c src/extern.c src/long.c src/full-ops.c src/fast-trap.c src/rcuref.c \
 	src/ref_tracker.c \
 	src/tracker-holders.c src/stackdepot.c src/stack-capture.c \
 	src/symbolize.c

@@ -12,6 +12,7 @@
 MANDIR ?= $(PREFIX)/share/man
 MAN_DIR := $(B)/man/man3
 MAN_HEADERS := include/refcount/refcount.h=refcount \
+	include/refcount/refcount_long.h=refcount_long \
 	include/refcount/kref.h=kref \
 	include/refcount/report.h=refcount_report \
 	include/refcount/types.h=refcount_types \

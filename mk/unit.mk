@@ -36,7 +36,7 @@
 # The expectations live in tests/lkdtm-table.h and tests/boundary.c.
 
 UNIT_DIR    := $(B)/tests
-UNIT_SUITES := lkdtm boundary kref report-api ref_tracker
+UNIT_SUITES := lkdtm boundary boundary-long kref report-api ref_tracker
 # ref_tracker.c checks the frame-pointer walk through its own functions.
 UNIT_SUITE_CFLAGS_ref_tracker := -fno-omit-frame-pointer
 UNIT_HDRS   := $(wildcard tests/*.h) $(LIB_HDRS)
@@ -58,7 +58,7 @@ $$(eval $$(call LIB_VARIANT,$(UNIT_DIR)/$(1),$$$$(UNIT_CC_$(1)),\
 $(UNIT_DIR)/$(1)/helpers.o: tests/helpers.c $(UNIT_HDRS) | $(UNIT_NEED)
 	@mkdir -p $$(@D)
 	$$(UNIT_CC_$(1)) $$(UNIT_CFLAGS_$(1)) -c $$< -o $$@
-$$(foreach b,$(4),$$(eval $$(call UNIT_LIFETIME,$(1),$$(b))))
+$$(foreach b,$(filter-out $(BREEDS_ONE_THREAD),$(4)),$$(eval $$(call UNIT_LIFETIME,$(1),$$(b))))
 ifeq ($(5),yes)
 $$(foreach b,$(4),$$(eval $$(call UNIT_CRITERION,$(1),$$(b))))
 $$(eval $$(call UNIT_MIXED,$(1)))

@@ -35,7 +35,7 @@
 #define NB_BREED_TABLE(name, NAME, id, max, saturated)                         \
 	[NB_BREED_##NAME] = &nb_breed_##name,
 static const struct nb_breed_ops *const breeds[NB_NR_BREEDS] = {
-	REFCOUNT_FOR_EACH_BREED(NB_BREED_TABLE)
+	REFCOUNT_FOR_EACH_THREADED_BREED(NB_BREED_TABLE)
 };
 
 /* refcount='s values: one per breed, NB_BREED_HELP_<name> its help line */
@@ -155,7 +155,7 @@ static struct fio_option options[] = {
 		       "the refcount_t breed of the six counters",
 		       REFCOUNT_BREED_NAME),
 		.type = FIO_OPT_STR,
-		.posval = { REFCOUNT_FOR_EACH_BREED(NB_BREED_POSVAL) },
+		.posval = { REFCOUNT_FOR_EACH_THREADED_BREED(NB_BREED_POSVAL) },
 	},
 	{
 		.name = NULL,

@@ -37,7 +37,7 @@ enum nb_path {
 
 /* refcount=: the breeds, NB_BREED_<NAME>, in the registry's order */
 #define NB_BREED_ENUM(name, NAME, id, max, saturated) NB_BREED_##NAME,
-enum nb_breed { REFCOUNT_FOR_EACH_BREED(NB_BREED_ENUM) NB_NR_BREEDS };
+enum nb_breed { REFCOUNT_FOR_EACH_THREADED_BREED(NB_BREED_ENUM) NB_NR_BREEDS };
 #undef NB_BREED_ENUM
 
 /*
@@ -108,7 +108,7 @@ struct nb_breed_ops {
 /* blk.c's one table per breed: nb_breed_<name> */
 #define NB_BREED_OPS_DECL(name, NAME, id, max, saturated)                      \
 	extern const struct nb_breed_ops nb_breed_##name;
-REFCOUNT_FOR_EACH_BREED(NB_BREED_OPS_DECL)
+REFCOUNT_FOR_EACH_THREADED_BREED(NB_BREED_OPS_DECL)
 #undef NB_BREED_OPS_DECL
 
 #endif /* NULLBLK_H */

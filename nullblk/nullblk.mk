@@ -16,7 +16,7 @@
 #
 # The engine is one fio-facing unit (engine.c, compiled against fio's own
 # headers) and the block-layer model (blk.c) compiled once per breed of
-# $(BREEDS), with $(call breed_cflags,<breed>).  Three builds: the engine,
+# $(BREEDS_THREADED) (the breeds that may be shared by threads), with $(call breed_cflags,<breed>).  Three builds: the engine,
 # an op-counting one (-DNULLBLK_COUNT_OPS) and an ASan one, both with object
 # accounting (-DNULLBLK_DEBUG).  nbtool.py is told the breeds (--breeds).
 
@@ -25,7 +25,7 @@ NB_SO      := $(B)/fio-nullblk.so
 NB_COUNT   := $(B)/nullblk-count/fio-nullblk.so
 NB_ASAN    := $(B)/nullblk-asan/fio-nullblk.so
 NB_GEN     := $(B)/nullblk-gen
-NB_TOOL    := python3 nullblk/nbtool.py --breeds "$(BREEDS)"
+NB_TOOL    := python3 nullblk/nbtool.py --breeds "$(BREEDS_THREADED)"
 NB_HDRS    := $(wildcard nullblk/*.h)
 
 # fio's headers are not -Wall -Wextra clean (e.g. unused parameters in their
@@ -53,7 +53,7 @@ NB_HELP_SED = s|^ \* refcount/breed/$(1)\.h - \(.*\)|\#define NB_BREED_HELP_$(1)
 $(NB_GEN)/breed-help.h: $(LIB_HDRS) nullblk/nullblk.mk
 	@mkdir -p $(@D)
 	{ echo '/* written by nullblk/nullblk.mk from the breed headers */'; \
-	  $(foreach b,$(BREEDS),sed -n '$(call NB_HELP_SED,$(b))' \
+	  $(foreach b,$(BREEDS_THREADED),sed -n '$(call NB_HELP_SED,$(b))' \
 		$(filter %/breed/$(b).h,$(LIB_HDRS)) </dev/null &&) true; } \
 		> $@.tmp
 	mv $@.tmp $@
@@ -65,7 +65,7 @@ $(1)/blk-%.o: nullblk/blk.c $(NB_HDRS) $$(LIB_HDRS) | $(1)
 $(1)/engine.o: nullblk/engine.c nullblk/nullblk.h $(NB_GEN)/breed-help.h \
 		$$(LIB_HDRS) $(NB_FIO)/config-host.h | $(1)
 	$$(CC) $$(NB_CFLAGS) $(3) -I$(NB_GEN) $$(NB_FIO_CFLAGS) -c $$< -o $$@
-$(2): $(1)/engine.o $(BREEDS:%=$(1)/blk-%.o) $$(LIB_PIC_OBJS)
+$(2): $(1)/engine.o $(BREEDS_THREADED:%=$(1)/blk-%.o) $$(LIB_PIC_OBJS)
 	$$(CC) -shared $(3) -pthread $$(LDFLAGS) -o $$@ $$^
 $(1):
 	mkdir -p $$@

@@ -19,8 +19,8 @@
 #if REFCOUNT_BREED != REFCOUNT_BREED_FAST || defined(REFCOUNT_HAVE_BREED_FAST)
 #include <refcount/refcount.h>
 
-#if REFCOUNT_BREED == REFCOUNT_BREED_SATURATING
-#define DEC_NOT_ONE_SATURATED ((unsigned int)REFCOUNT_SATURATED)
+#ifdef __REFCOUNT_DEC_NOT_ONE_SATURATED
+#define DEC_NOT_ONE_SATURATED ((unsigned int)__REFCOUNT_DEC_NOT_ONE_SATURATED)
 #else
 #define DEC_NOT_ONE_SATURATED UINT_MAX
 #endif
@@ -42,6 +42,10 @@ static bool dec_not_one(refcount_t *r, const void *ip)
 	do {
 		if (__refcount_unlikely(val == DEC_NOT_ONE_SATURATED))
 			return true;
+#ifdef __REFCOUNT_KEEPS_IMMORTAL
+		if (__refcount_unlikely(__REFCOUNT_IMMORTAL_VALUE(val)))
+			return true;
+#endif
 		if (val == 1)
 			return false;
 		new = val - 1;
@@ -63,9 +67,15 @@ bool __REFCOUNT_SYM(dec_not_one)(refcount_t *r)
 	return dec_not_one(r, __builtin_return_address(0));
 }
 
-bool __REFCOUNT_SYM(dec_and_mutex_lock)(refcount_t *r, pthread_mutex_t *lock)
+bool __REFCOUNT_SYM(dec_not_one_at)(refcount_t *r, const void *ip)
 {
-	if (dec_not_one(r, __builtin_return_address(0)))
+	return dec_not_one(r, ip);
+}
+
+bool __REFCOUNT_SYM(dec_and_mutex_lock_at)(refcount_t *r, pthread_mutex_t *lock,
+					   const void *ip)
+{
+	if (dec_not_one(r, ip))
 		return false;
 
 	pthread_mutex_lock(lock);
@@ -76,9 +86,10 @@ bool __REFCOUNT_SYM(dec_and_mutex_lock)(refcount_t *r, pthread_mutex_t *lock)
 	return true;
 }
 
-bool __REFCOUNT_SYM(dec_and_lock)(refcount_t *r, pthread_spinlock_t *lock)
+bool __REFCOUNT_SYM(dec_and_lock_at)(refcount_t *r, pthread_spinlock_t *lock,
+				     const void *ip)
 {
-	if (dec_not_one(r, __builtin_return_address(0)))
+	if (dec_not_one(r, ip))
 		return false;
 
 	pthread_spin_lock(lock);
@@ -87,6 +98,18 @@ bool __REFCOUNT_SYM(dec_and_lock)(refcount_t *r, pthread_spinlock_t *lock)
 		return false;
 	}
 	return true;
+}
+
+bool __REFCOUNT_SYM(dec_and_mutex_lock)(refcount_t *r, pthread_mutex_t *lock)
+{
+	return __REFCOUNT_SYM(dec_and_mutex_lock_at)(
+		r, lock, __builtin_return_address(0));
+}
+
+bool __REFCOUNT_SYM(dec_and_lock)(refcount_t *r, pthread_spinlock_t *lock)
+{
+	return __REFCOUNT_SYM(dec_and_lock_at)(r, lock,
+					       __builtin_return_address(0));
 }
 
 #endif

@@ -17,6 +17,12 @@ void __refcount_fast_error(refcount_t *r, enum refcount_saturation_type t,
 {
 	enum __refcount_msg msg = __REFCOUNT_MSG_SILENT;
 
+	/* Immortal (REFCOUNT_IMMORTAL, maybe moved by a racing op): no-op. */
+	if (__REFCOUNT_IMMORTAL_VALUE(
+		    __atomic_load_n(&r->refs, __ATOMIC_RELAXED))) {
+		__atomic_store_n(&r->refs, REFCOUNT_IMMORTAL, __ATOMIC_RELAXED);
+		return;
+	}
 	__atomic_store_n(&r->refs, REFCOUNT_SATURATED, __ATOMIC_RELAXED);
 
 	/*

@@ -11,6 +11,7 @@
 #include <dlfcn.h>
 #include <elf.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <link.h>
 #include <stdatomic.h>
@@ -70,7 +71,7 @@ static const char *const type_names[REFCOUNT_NR_SATURATION_TYPES] = {
 };
 
 /* The saturating breed's message for each type (lib/refcount.c, v5.5+). */
-static enum __refcount_msg modern_msg(enum refcount_saturation_type t)
+enum __refcount_msg __refcount_modern_msg(enum refcount_saturation_type t)
 {
 	switch (t) {
 	case REFCOUNT_ADD_NOT_ZERO_OVF:
@@ -237,10 +238,44 @@ static int abort_wanted(void)
 	return -1;
 }
 
+/*
+ * REFCOUNT_REPORT: "summary" (one line of counts on stderr at exit),
+ * "every" (the default handler prints every report, not once per type and
+ * message), or both, comma-separated.  Another value is named on stderr,
+ * once, and ignored.
+ */
+enum { REPORT_SUMMARY = 1, REPORT_EVERY = 2 };
+
+static unsigned int report_flags(void)
+{
+	static atomic_bool complained;
+	const char *v = getenv("REFCOUNT_REPORT");
+	unsigned int flags = 0;
+	char word[16];
+
+	while (v && *v) {
+		size_t n = strcspn(v, ",");
+
+		snprintf(word, sizeof(word), "%.*s", (int)n, v);
+		if (!strcmp(word, "summary"))
+			flags |= REPORT_SUMMARY;
+		else if (!strcmp(word, "every"))
+			flags |= REPORT_EVERY;
+		else if (n && !atomic_exchange(&complained, true))
+			fprintf(stderr,
+				"librefcount: REFCOUNT_REPORT='%s' is not "
+				"'summary' or 'every' (or both, with a comma): "
+				"ignored\n",
+				getenv("REFCOUNT_REPORT"));
+		v += n + (v[n] == ',');
+	}
+	return flags;
+}
+
 void refcount_report_default(refcount_t *r, enum refcount_saturation_type t)
 {
 	const struct report_ctx *ctx = current_report;
-	enum __refcount_msg msg = ctx ? ctx->msg : modern_msg(t);
+	enum __refcount_msg msg = ctx ? ctx->msg : __refcount_modern_msg(t);
 	struct refcount_report rep;
 	char line[PATH_MAX + 1024];
 
@@ -253,7 +288,8 @@ void refcount_report_default(refcount_t *r, enum refcount_saturation_type t)
 			(int)t, (void *)r);
 		return;
 	}
-	if (atomic_exchange(&warned_once[t][msg], true))
+	if (atomic_exchange(&warned_once[t][msg], true) &&
+	    !(report_flags() & REPORT_EVERY))
 		return;
 
 	rep.counter = r;
@@ -289,23 +325,10 @@ void refcount_report_reset(void)
 	}
 }
 
-/*
- * REFCOUNT_REPORT=summary: one line of counts on stderr at exit.  Another
- * value is named on stderr and ignored.
- */
 __attribute__((destructor)) static void report_summary(void)
 {
-	const char *v = getenv("REFCOUNT_REPORT");
-
-	if (!v || !*v)
+	if (!(report_flags() & REPORT_SUMMARY))
 		return;
-	if (strcmp(v, "summary")) {
-		fprintf(stderr,
-			"librefcount: REFCOUNT_REPORT='%s' is not 'summary': "
-			"ignored\n",
-			v);
-		return;
-	}
 	fprintf(stderr,
 		"librefcount: %s[%d] reports:", program_invocation_short_name,
 		(int)getpid());
@@ -314,6 +337,40 @@ __attribute__((destructor)) static void report_summary(void)
 			refcount_report_count(
 				(enum refcount_saturation_type)t));
 	fputc('\n', stderr);
+}
+
+/*
+ * REFCOUNT_REPORT_LOG=FILE: one line per report, appended to FILE (opened
+ * for each report with O_APPEND, written with one write(), so that the
+ * processes of a test suite can share it), whatever handler is installed:
+ *	pid TAB breed TAB type TAB caller TAB message NEWLINE
+ * type is the name REFCOUNT_REPORT=summary prints, caller is
+ * "sym+0xoff (module+0xoff)", message is empty for a silent report.
+ */
+static void report_log(const struct refcount_report *rep)
+{
+	const char *path = getenv("REFCOUNT_REPORT_LOG");
+	char where[PATH_MAX + 320], line[PATH_MAX + 1024];
+	int fd, n;
+
+	if (!path || !*path)
+		return;
+	format_ip(where, sizeof(where), rep->caller);
+	n = snprintf(line, sizeof(line), "%d\t%s\t%s\t%s\t%s\n", (int)getpid(),
+		     rep->breed ? rep->breed : "saturating",
+		     valid_type(rep->type) ? type_names[rep->type] : "unknown",
+		     where, rep->message ? rep->message : "");
+	if (n <= 0)
+		return;
+	if ((size_t)n >= sizeof(line))
+		n = (int)sizeof(line) - 1;
+	fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return;
+	if (write(fd, line, (size_t)n) != n) {
+		/* A full disk loses a line; the report itself goes on. */
+	}
+	close(fd);
 }
 
 void __refcount_report(refcount_t *r, enum refcount_saturation_type t,
@@ -325,22 +382,23 @@ void __refcount_report(refcount_t *r, enum refcount_saturation_type t,
 	refcount_report_ex_fn ex;
 	refcount_report_fn fn;
 
+	const struct refcount_report rep = {
+		.counter = r,
+		.type = t,
+		.message = msg == __REFCOUNT_MSG_SILENT ||
+					   msg >= __REFCOUNT_NR_MSGS ?
+				   NULL :
+				   msg_text[msg],
+		.breed = breed,
+		.caller = ip,
+	};
+
 	if (valid_type(t))
 		atomic_fetch_add_explicit(&report_counts[t], 1,
 					  memory_order_relaxed);
+	report_log(&rep);
 	ex = atomic_load_explicit(&report_handler_ex, memory_order_acquire);
 	if (ex) {
-		const struct refcount_report rep = {
-			.counter = r,
-			.type = t,
-			.message = msg == __REFCOUNT_MSG_SILENT ||
-						   msg >= __REFCOUNT_NR_MSGS ?
-					   NULL :
-					   msg_text[msg],
-			.breed = breed,
-			.caller = ip,
-		};
-
 		ex(&rep);
 		return;
 	}
@@ -350,11 +408,32 @@ void __refcount_report(refcount_t *r, enum refcount_saturation_type t,
 	current_report = outer;
 }
 
-void refcount_warn_saturate(refcount_t *r, enum refcount_saturation_type t)
+void __refcount_saturate_at(refcount_t *r, enum refcount_saturation_type t,
+			    const char *breed, const void *ip)
 {
+	/* Immortal (REFCOUNT_IMMORTAL, maybe moved by a racing op): no-op. */
+	if (__REFCOUNT_IMMORTAL_VALUE(
+		    __atomic_load_n(&r->refs, __ATOMIC_RELAXED))) {
+		__atomic_store_n(&r->refs, REFCOUNT_IMMORTAL, __ATOMIC_RELAXED);
+		return;
+	}
 	__atomic_store_n(&r->refs,
 			 __REFCOUNT_ROW_saturating(__REFCOUNT_F_SATURATED),
 			 __ATOMIC_RELAXED);
-	__refcount_report(r, t, modern_msg(t), __builtin_return_address(0),
-			  __REFCOUNT_ROW_saturating(__REFCOUNT_F_NAME));
+	__refcount_report(r, t, __refcount_modern_msg(t), ip, breed);
+}
+
+void __refcount_nonatomic_warn_saturate(refcount_t *r,
+					enum refcount_saturation_type t)
+{
+	__refcount_saturate_at(r, t,
+			       __REFCOUNT_ROW_nonatomic(__REFCOUNT_F_NAME),
+			       __builtin_return_address(0));
+}
+
+void refcount_warn_saturate(refcount_t *r, enum refcount_saturation_type t)
+{
+	__refcount_saturate_at(r, t,
+			       __REFCOUNT_ROW_saturating(__REFCOUNT_F_NAME),
+			       __builtin_return_address(0));
 }

@@ -27,6 +27,55 @@
 
 #include "helpers.h"
 
+/*
+ * The counter under test: refcount_t, or with BOUNDARY_LONG
+ * (tests/boundary-long.c, which includes this file) refcount_long_t, whose
+ * operations have the saturating breed's semantics in every unit (the
+ * nonatomic breed's column is the saturating one's): the same rows, at the
+ * long's MAX, SATURATED, IMMORTAL, LONG_MAX, LONG_MIN and ULONG_MAX.  The
+ * lock helpers are refcount_t's alone.
+ */
+#ifdef BOUNDARY_LONG
+#define BT_T refcount_long_t
+#define BT_V long
+#define BT_UV unsigned long
+#define BT(op) refcount_long_##op
+#define BT_(op) __refcount_long_##op
+#define BT_MAX REFCOUNT_LONG_MAX
+#define BT_SATURATED REFCOUNT_LONG_SATURATED
+#define BT_IMMORTAL REFCOUNT_LONG_IMMORTAL
+#define BT_ZONE ((long)((unsigned long)LONG_MIN >> 3))
+#define BT_VMAX LONG_MAX
+#define BT_VMIN LONG_MIN
+#define BT_UVMAX ULONG_MAX
+#define BT_SUITE boundary_long
+#define BT_NAME "refcount_long_"
+#define BT_NAME_ "__refcount_long_"
+#define BT_COLUMN B_SATURATING
+#define BT_X "%#lx"
+#define BT_D "%ld"
+#else
+#define BT_T refcount_t
+#define BT_V int
+#define BT_UV unsigned int
+#define BT(op) refcount_##op
+#define BT_(op) __refcount_##op
+#define BT_MAX REFCOUNT_MAX
+#define BT_SATURATED REFCOUNT_SATURATED
+#define BT_IMMORTAL REFCOUNT_IMMORTAL
+#define BT_ZONE 0x10000000
+#define BT_VMAX INT_MAX
+#define BT_VMIN INT_MIN
+#define BT_UVMAX UINT_MAX
+#define BT_SUITE boundary
+#define BT_NAME "refcount_"
+#define BT_NAME_ "__refcount_"
+#define BT_COLUMN THIS_BREED
+#define BT_X "%#x"
+#define BT_D "%d"
+#define BT_LOCKS 1
+#endif
+
 enum op {
 	OP_INC,
 	OP_ADD, /* add(2) */
@@ -75,15 +124,16 @@ enum point {
 	P_SAT,
 	P_INT_MAX,
 	P_INT_MIN,
-	P_UINT_MAX
+	P_UINT_MAX,
+	P_IMMORTAL
 };
 
 static const char *const point_names[] = {
 	"0",	     "1",	"2",	   "MAX-1",    "MAX",
-	"SATURATED", "INT_MAX", "INT_MIN", "UINT_MAX",
+	"SATURATED", "INT_MAX", "INT_MIN", "UINT_MAX", "IMMORTAL",
 };
 
-static unsigned int point_value(enum point p)
+static BT_UV point_value(enum point p)
 {
 	switch (p) {
 	case P_0:
@@ -93,17 +143,19 @@ static unsigned int point_value(enum point p)
 	case P_2:
 		return 2;
 	case P_MAXM1:
-		return REFCOUNT_MAX - 1;
+		return (BT_UV)BT_MAX - 1;
 	case P_MAX:
-		return REFCOUNT_MAX;
+		return (BT_UV)BT_MAX;
 	case P_SAT:
-		return (unsigned int)REFCOUNT_SATURATED;
+		return (BT_UV)BT_SATURATED;
 	case P_INT_MAX:
-		return INT_MAX;
+		return (BT_UV)BT_VMAX;
 	case P_INT_MIN:
-		return (unsigned int)INT_MIN;
+		return (BT_UV)BT_VMIN;
 	case P_UINT_MAX:
-		return UINT_MAX;
+		return BT_UVMAX;
+	case P_IMMORTAL:
+		return (BT_UV)BT_IMMORTAL;
 	}
 	return 0;
 }
@@ -142,24 +194,51 @@ struct cell {
 struct row {
 	enum op op;
 	enum point p;
-	struct cell c[NR_BREEDS]; /* atomic, fast, full, saturating */
+	struct cell c[NR_BREEDS]; /* atomic, fast, full, saturating, nonatomic */
 };
 
 #define ALL(x)                                                                 \
 	{                                                                      \
-		x, x, x, x                                                     \
+		x, x, x, x, x                                                  \
 	}
+/*
+ * The columns: atomic, fast, full, saturating; the nonatomic breed's is the
+ * saturating one's by definition (the same checks on one thread).
+ */
 #define BREEDS(a, x, f, s)                                                     \
 	{                                                                      \
-		a, x, f, s                                                     \
+		a, x, f, s, s                                                  \
 	}
-/* The three checking breeds agree, atomic wraps silently by @d. */
+/* The checking breeds agree, atomic wraps silently by @d. */
 #define CHECKED(d, ret, chk)                                                   \
 	{                                                                      \
-		REL(d, ret, NONE), chk, chk, chk                               \
+		REL(d, ret, NONE), chk, chk, chk, chk                          \
 	}
 
+/*
+ * REFCOUNT_IMMORTAL: a silent no-op where the breed keeps it (fast,
+ * saturating), an ordinary step of @d in the atomic and full breeds.
+ */
+#define IMM(d, ret)                                                            \
+	BREEDS(REL(d, ret, NONE), REL(0, ret, NONE), REL(d, ret, NONE),        \
+	       REL(0, ret, NONE))
+
 static const struct row rows[] = {
+	/* Immortal: every operation, no change and no report. */
+	{ OP_INC, P_IMMORTAL, IMM(1, RV) },
+	{ OP_ADD, P_IMMORTAL, IMM(2, RV) },
+	{ OP_INC_NZ, P_IMMORTAL, IMM(1, RT) },
+	{ OP_ADD_NZ, P_IMMORTAL, IMM(2, RT) },
+	{ OP_INC_NZ_ACQ, P_IMMORTAL, IMM(1, RT) },
+	{ OP_ADD_NZ_ACQ, P_IMMORTAL, IMM(2, RT) },
+	{ OP_DEC, P_IMMORTAL, IMM(-1, RV) },
+	{ OP_DEC_AND_TEST, P_IMMORTAL, IMM(-1, RF) },
+	{ OP_SUB_AND_TEST, P_IMMORTAL, IMM(-2, RF) },
+	{ OP_DEC_IF_ONE, P_IMMORTAL, ALL(REL(0, RF, NONE)) },
+	{ OP_DEC_NOT_ONE, P_IMMORTAL, IMM(-1, RT) },
+	{ OP_DEC_AND_MUTEX_LOCK, P_IMMORTAL, IMM(-1, RF) },
+	{ OP_DEC_AND_LOCK, P_IMMORTAL, IMM(-1, RF) },
+
 	/* inc: the full breed refuses 0, fast and atomic take it. */
 	{ OP_INC, P_0,
 	  BREEDS(REL(1, RV, NONE), REL(1, RV, NONE), REL(0, RV, AUAF),
@@ -321,11 +400,10 @@ static pthread_spinlock_t spin;
 
 /* The plain form of an operation, or its __refcount_*() form with @oldp. */
 #define FORM(name, ...)                                                        \
-	(oldp ? __refcount_##name(__VA_ARGS__, oldp) :                         \
-		refcount_##name(__VA_ARGS__))
+	(oldp ? BT_(name)(__VA_ARGS__, oldp) : BT(name)(__VA_ARGS__))
 
 /* Run @op on @r; with @oldp, the __refcount_*() form. */
-static int run_op(enum op op, refcount_t *r, int *oldp)
+static int run_op(enum op op, BT_T *r, BT_V *oldp)
 {
 	switch (op) {
 	case OP_INC:
@@ -350,13 +428,18 @@ static int run_op(enum op op, refcount_t *r, int *oldp)
 	case OP_SUB_AND_TEST:
 		return FORM(sub_and_test, 2, r);
 	case OP_DEC_IF_ONE:
-		return refcount_dec_if_one(r);
+		return BT(dec_if_one)(r);
 	case OP_DEC_NOT_ONE:
-		return refcount_dec_not_one(r);
+		return BT(dec_not_one)(r);
+#ifdef BT_LOCKS
 	case OP_DEC_AND_MUTEX_LOCK:
 		return refcount_dec_and_mutex_lock(r, &mutex);
 	case OP_DEC_AND_LOCK:
 		return refcount_dec_and_lock(r, &spin);
+#else
+	case OP_DEC_AND_MUTEX_LOCK:
+	case OP_DEC_AND_LOCK:
+#endif
 	case NR_OPS:
 		break;
 	}
@@ -387,31 +470,32 @@ static void check_lock(const char *what, enum op op, int ret)
 
 static void check_row(const struct row *row, bool with_oldp)
 {
-	const struct cell *c = &row->c[THIS_BREED];
-	unsigned int start = point_value(row->p), want;
-	int oldp = 0x5a5a5a5a, ret;
+	const struct cell *c = &row->c[BT_COLUMN];
+	BT_UV start = point_value(row->p), want;
+	BT_V oldp = 0x5a5a5a5a;
 	struct report_counts before;
-	refcount_t r;
+	BT_T r;
 	const char *why;
 	char what[96];
+	int ret;
 
-	snprintf(what, sizeof(what), "%s%s at %s (%#x)",
-		 with_oldp ? "__refcount_" : "refcount_", op_names[row->op],
+	snprintf(what, sizeof(what), "%s%s at %s (" BT_X ")",
+		 with_oldp ? BT_NAME_ : BT_NAME, op_names[row->op],
 		 point_names[row->p], start);
-	want = c->sat ? (unsigned int)REFCOUNT_SATURATED :
-			start + (unsigned int)c->delta;
+	want = c->sat ? (BT_UV)BT_SATURATED : start + (BT_UV)(BT_V)c->delta;
 
-	refcount_set(&r, (int)start);
+	BT(set)(&r, (BT_V)start);
 	report_counts_snap(&before);
 	ret = run_op(row->op, &r, with_oldp ? &oldp : NULL);
 
-	cr_assert_eq(refcount_read(&r), want, "%s: value %#x, expected %#x",
-		     what, refcount_read(&r), want);
+	cr_assert_eq(BT(read)(&r), want, "%s: value " BT_X ", expected " BT_X,
+		     what, BT(read)(&r), want);
 	cr_assert_eq(ret, c->ret, "%s: returned %d, expected %d", what, ret,
 		     c->ret);
 	if (with_oldp)
-		cr_assert_eq(oldp, (int)start, "%s: *oldp = %d, expected %d",
-			     what, oldp, (int)start);
+		cr_assert_eq(oldp, (BT_V)start,
+			     "%s: *oldp = " BT_D ", expected " BT_D, what, oldp,
+			     (BT_V)start);
 	cr_assert(report_counts_delta_ok(&before, c->type, 1, &why), "%s: %s",
 		  what, why);
 	if (c->type != NO_REPORT)
@@ -435,6 +519,10 @@ static void check_op(enum op op)
 	for (unsigned int i = 0; i < NR_ROWS; i++) {
 		if (rows[i].op != op)
 			continue;
+#ifndef BT_LOCKS
+		if (op == OP_DEC_AND_MUTEX_LOCK || op == OP_DEC_AND_LOCK)
+			continue;
+#endif
 		check_row(&rows[i], false);
 		if (has_oldp(op))
 			check_row(&rows[i], true);
@@ -444,7 +532,7 @@ static void check_op(enum op op)
 }
 
 #define OP_TEST(name, op)                                                      \
-	Test(boundary, name, .init = setup)                                    \
+	Test(BT_SUITE, name, .init = setup)                                    \
 	{                                                                      \
 		check_op(op);                                                  \
 	}
@@ -459,20 +547,66 @@ OP_TEST(dec_and_test, OP_DEC_AND_TEST)
 OP_TEST(sub_and_test, OP_SUB_AND_TEST)
 OP_TEST(dec_if_one, OP_DEC_IF_ONE)
 OP_TEST(dec_not_one, OP_DEC_NOT_ONE)
+#ifdef BT_LOCKS
 OP_TEST(dec_and_mutex_lock, OP_DEC_AND_MUTEX_LOCK)
 OP_TEST(dec_and_lock, OP_DEC_AND_LOCK)
+#endif
+
+/*
+ * Immortal: the initializer and the setter give REFCOUNT_IMMORTAL, which is
+ * neither SATURATED nor MAX nor 0; refcount_is_immortal() allows for the
+ * drift of racing operations (2^28 either way), and no more.
+ */
+Test(BT_SUITE, immortal)
+{
+#ifdef BOUNDARY_LONG
+	BT_T r = REFCOUNT_LONG_INIT_IMMORTAL;
+#else
+	BT_T r = REFCOUNT_INIT_IMMORTAL;
+#endif
+	static const BT_V not_immortal[] = {
+		0,
+		1,
+		BT_VMAX,
+		BT_VMIN,
+		-1,
+		BT_SATURATED,
+		BT_MAX,
+		BT_IMMORTAL - BT_ZONE - 1,
+		BT_IMMORTAL + BT_ZONE,
+	};
+
+	cr_assert_eq(BT(read)(&r), (BT_UV)BT_IMMORTAL);
+	cr_assert(BT(is_immortal)(&r));
+	cr_assert_neq((BT_UV)BT_IMMORTAL, (BT_UV)BT_SATURATED);
+	BT(set)(&r, 1);
+	cr_assert(!BT(is_immortal)(&r));
+	BT(set_immortal)(&r);
+	cr_assert_eq(BT(read)(&r), (BT_UV)BT_IMMORTAL);
+	BT(set)(&r, BT_IMMORTAL + BT_ZONE - 1);
+	cr_assert(BT(is_immortal)(&r));
+	BT(set)(&r, BT_IMMORTAL - BT_ZONE);
+	cr_assert(BT(is_immortal)(&r));
+	for (unsigned int i = 0;
+	     i < sizeof(not_immortal) / sizeof(not_immortal[0]); i++) {
+		BT(set)(&r, not_immortal[i]);
+		cr_assert(!BT(is_immortal)(&r), BT_X " is not immortal",
+			  (BT_UV)not_immortal[i]);
+	}
+}
 
 /* set/read round-trip every boundary value; set_release too. */
-Test(boundary, set_read)
+Test(BT_SUITE, set_read)
 {
-	refcount_t r = REFCOUNT_INIT(REFCOUNT_SATURATED);
+	BT_T r;
 
-	cr_assert_eq(refcount_read(&r), (unsigned int)REFCOUNT_SATURATED);
-	for (int p = P_0; p <= P_UINT_MAX; p++) {
-		refcount_set(&r, (int)point_value(p));
-		cr_assert_eq(refcount_read(&r), point_value(p));
-		refcount_set_release(&r, (int)point_value(p) ^ 1);
-		cr_assert_eq(refcount_read(&r), point_value(p) ^ 1);
+	BT(set)(&r, BT_SATURATED);
+	cr_assert_eq(BT(read)(&r), (BT_UV)BT_SATURATED);
+	for (int p = P_0; p <= P_IMMORTAL; p++) {
+		BT(set)(&r, (BT_V)point_value(p));
+		cr_assert_eq(BT(read)(&r), point_value(p));
+		BT(set_release)(&r, (BT_V)point_value(p) ^ 1);
+		cr_assert_eq(BT(read)(&r), point_value(p) ^ 1);
 	}
 }
 
@@ -483,26 +617,26 @@ Test(boundary, set_read)
  * 0 - 0 does not underflow and the result is 0; fast: `lock subl` sets ZF;
  * atomic: old == i).
  */
-Test(boundary, sub_and_test_0_at_0, .init = setup)
+Test(BT_SUITE, sub_and_test_0_at_0, .init = setup)
 {
 	static const struct cell want[NR_BREEDS] =
 		BREEDS(REL(0, RT, NONE), REL(0, RT, NONE), REL(0, RT, NONE),
 		       SAT(RF, SUAF));
-	const struct cell *c = &want[THIS_BREED];
+	const struct cell *c = &want[BT_COLUMN];
 	struct report_counts before;
 	const char *why;
 
 	for (int form = 0; form < 2; form++) {
-		refcount_t r = REFCOUNT_INIT(0);
-		int oldp = -7;
+		BT_T r;
+		BT_V oldp = -7;
 		bool ret;
 
+		BT(set)(&r, 0);
 		report_counts_snap(&before);
-		ret = form ? __refcount_sub_and_test(0, &r, &oldp) :
-			     refcount_sub_and_test(0, &r);
+		ret = form ? BT_(sub_and_test)(0, &r, &oldp) :
+			     BT(sub_and_test)(0, &r);
 		cr_assert_eq(ret, c->ret, "form %d", form);
-		cr_assert_eq(refcount_read(&r),
-			     c->sat ? (unsigned int)REFCOUNT_SATURATED : 0u);
+		cr_assert_eq(BT(read)(&r), c->sat ? (BT_UV)BT_SATURATED : 0u);
 		cr_assert(report_counts_delta_ok(&before, c->type, 1, &why),
 			  "%s", why);
 		if (form)
@@ -510,39 +644,46 @@ Test(boundary, sub_and_test_0_at_0, .init = setup)
 	}
 }
 
-#if REFCOUNT_BREED == REFCOUNT_BREED_SATURATING
+#if defined(__REFCOUNT_SATURATING_DESIGN) || defined(BOUNDARY_LONG)
 /*
  * __refcount_add_not_zero_limited_acquire(): false, unchanged and silent
  * when @i would pass @limit, or on 0 (the 2025 kernel;
  * docs/kernel-semantics.md, 'The saturating breed').
  */
-Test(boundary, add_not_zero_limited_acquire, .init = setup)
+Test(BT_SUITE, add_not_zero_limited_acquire, .init = setup)
 {
 	static const struct {
-		int start, i, limit, ret, final;
+		BT_V start, i, limit;
+		int ret;
+		BT_V final;
 	} cases[] = {
 		{ 0, 1, 10, 0, 0 },  { 1, 1, 10, 1, 2 },
 		{ 9, 1, 10, 1, 10 }, { 10, 1, 10, 0, 10 },
 		{ 8, 3, 10, 0, 8 },  { 7, 3, 10, 1, 10 },
-		{ 5, 1, 5, 0, 5 },   { INT_MAX - 1, 1, INT_MAX, 1, INT_MAX },
+		{ 5, 1, 5, 0, 5 },   { BT_VMAX - 1, 1, BT_VMAX, 1, BT_VMAX },
 	};
 	struct report_counts before;
 	const char *why;
 
 	report_counts_snap(&before);
 	for (unsigned int k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
-		refcount_t r = REFCOUNT_INIT(cases[k].start);
-		int oldp = -7, ret;
+		BT_T r;
+		BT_V oldp = -7;
+		int ret;
 
-		ret = __refcount_add_not_zero_limited_acquire(
-			cases[k].i, &r, &oldp, cases[k].limit);
+		BT(set)(&r, cases[k].start);
+		ret = BT_(add_not_zero_limited_acquire)(cases[k].i, &r, &oldp,
+							cases[k].limit);
 		cr_assert_eq(ret, cases[k].ret, "case %u", k);
-		cr_assert_eq((int)refcount_read(&r), cases[k].final, "case %u",
-			     k);
+		cr_assert_eq((BT_V)BT(read)(&r), cases[k].final, "case %u", k);
 		cr_assert_eq(oldp, cases[k].start, "case %u", k);
 	}
-	cr_assert(__refcount_inc_not_zero_limited_acquire(
-		&(refcount_t)REFCOUNT_INIT(3), NULL, 4));
+	{
+		BT_T three;
+
+		BT(set)(&three, 3);
+		cr_assert(BT_(inc_not_zero_limited_acquire)(&three, NULL, 4));
+	}
 	cr_assert(report_counts_delta_ok(&before, NO_REPORT, 0, &why), "%s",
 		  why);
 }

@@ -81,7 +81,9 @@ struct lkdtm_case {
 #define DLEAK REFCOUNT_DEC_LEAK
 
 /*
- * The scenarios, in LKDTM's order.  Columns: atomic, fast, full, saturating.
+ * The scenarios, in LKDTM's order.  Columns: atomic, fast, full, saturating;
+ * the nonatomic breed's column is the saturating one (LKDTM_ENTRY): the same
+ * checks and saturation, without atomics.
  * X(ident, steps, checker, checker start, atomic, fast, full, saturating)
  */
 #define E(final, ret, type, msg) { final, ret, type, msg }
@@ -181,7 +183,8 @@ enum lkdtm_id { LKDTM_CASES(LKDTM_ENUM) NR_LKDTM };
 			 .e = { [B_ATOMIC] = a,                                \
 				[B_FAST] = x,                                  \
 				[B_FULL] = f,                                  \
-				[B_SATURATING] = s } },
+				[B_SATURATING] = s,                            \
+				[B_NONATOMIC] = s } },
 static const struct lkdtm_case lkdtm_cases[NR_LKDTM] = {
 	LKDTM_CASES(LKDTM_ENTRY)
 };
@@ -200,6 +203,7 @@ static const char *const breed_kernel[NR_BREEDS] = {
 	[B_FAST] = "v4.14..v5.4 x86 `ARCH_HAS_REFCOUNT`",
 	[B_FULL] = "v4.13..v5.4 `REFCOUNT_FULL`",
 	[B_SATURATING] = "v5.5 to today, the default",
+	[B_NONATOMIC] = "v5.5's design without atomics, for one thread",
 };
 
 static const unsigned int breed_max[NR_BREEDS] = {
@@ -207,6 +211,7 @@ static const unsigned int breed_max[NR_BREEDS] = {
 	[B_FAST] = INT_MAX,
 	[B_FULL] = UINT_MAX - 1,
 	[B_SATURATING] = INT_MAX,
+	[B_NONATOMIC] = INT_MAX,
 };
 
 static const unsigned int breed_saturated[NR_BREEDS] = {
@@ -214,6 +219,7 @@ static const unsigned int breed_saturated[NR_BREEDS] = {
 	[B_FAST] = V_SAT_INT,
 	[B_FULL] = V_SAT_FULL,
 	[B_SATURATING] = V_SAT_INT,
+	[B_NONATOMIC] = V_SAT_INT,
 };
 
 /*

@@ -126,11 +126,12 @@ check-regress: $(BREEDS:%=$(REL)/asan/regress-%) \
 
 # --- memory ordering -----------------------------------------------------
 
-$(foreach f,tsan tsan-gcc,$(foreach b,$(BREEDS),\
+# Threads: the breeds that may be shared by threads ($(BREEDS_THREADED)).
+$(foreach f,tsan tsan-gcc,$(foreach b,$(BREEDS_THREADED),\
 	$(eval $(call REL_PROG,$(f),ordering,tests/stress/ordering.c,$(b)))))
 
 # Each mode must pass; each mutant-* mode must make TSan report a race.
-REL_ORDERING = set -e; for b in $(BREEDS); do \
+REL_ORDERING = set -e; for b in $(BREEDS_THREADED); do \
 	for m in put publish; do \
 		$(REL_ENV_tsan) $(REL)/$(1)/ordering-$$b $$m; done; \
 	for m in put publish; do \
@@ -143,8 +144,8 @@ REL_ORDERING = set -e; for b in $(BREEDS); do \
 	done; done
 
 .PHONY: check-ordering
-check-ordering: $(BREEDS:%=$(REL)/tsan/ordering-%) \
-		$(BREEDS:%=$(REL)/tsan-gcc/ordering-%)
+check-ordering: $(BREEDS_THREADED:%=$(REL)/tsan/ordering-%) \
+		$(BREEDS_THREADED:%=$(REL)/tsan-gcc/ordering-%)
 	@$(call REL_ORDERING,tsan)
 	@$(call REL_ORDERING,tsan-gcc)
 
@@ -159,7 +160,7 @@ $(call need_posint,STRESS_OPS)
 $(call need_posint,STRESS_THREADS)
 STRESS_CTL_OPS := 2000000
 
-$(foreach f,asan tsan,$(foreach b,$(BREEDS),\
+$(foreach f,asan tsan,$(foreach b,$(BREEDS_THREADED),\
 	$(eval $(call REL_PROG,$(f),stress,tests/stress/stress.c,$(b)))))
 
 # The stress runs, then the control (an injected extra put must be caught),
@@ -167,8 +168,8 @@ $(foreach f,asan tsan,$(foreach b,$(BREEDS),\
 .PHONY: stress stress-asan stress-tsan stress-wrap
 stress: stress-asan stress-tsan stress-wrap
 define REL_STRESS
-stress-$(1): $(BREEDS:%=$(REL)/$(1)/stress-%)
-	@set -e; for b in $(BREEDS); do \
+stress-$(1): $(BREEDS_THREADED:%=$(REL)/$(1)/stress-%)
+	@set -e; for b in $(BREEDS_THREADED); do \
 		/usr/bin/time -f "  ($(1): %e s)" env $(REL_ENV_$(1)) \
 			$(REL)/$(1)/stress-$$$$b $$(STRESS_OPS) $$(STRESS_THREADS); \
 		done; \
@@ -294,7 +295,8 @@ $(foreach v,$(REL_QEMU_VARIANTS),$(eval $(call REL_QEMU,$(v))))
 $(foreach v,$(REL_QEMU_VARIANTS),$(eval $(call REL_LIB,$(v))))
 $(foreach v,$(REL_QEMU_VARIANTS),$(foreach b,$(BREEDS),\
 	$(eval $(call REL_PROG,$(v),regress,tests/regress/regress.c,$(b)))\
-	$(eval $(call REL_PROG,$(v),stress,tests/stress/stress.c,$(b)))\
+	$(if $(filter $(b),$(BREEDS_THREADED)),\
+		$(eval $(call REL_PROG,$(v),stress,tests/stress/stress.c,$(b))))\
 	$(eval $(call REL_PROG,$(v),replay,\
 		$(FUZZ_SRCS) tests/fuzz/replay.c,$(b)))))
 $(foreach v,$(REL_QEMU_VARIANTS),$(eval $(call UNIT_VARIANT,$(v),\
@@ -307,7 +309,8 @@ define REL_QEMU_CHECK
 .PHONY: check-$(1)
 check-$(1): $(REL)/qemu/sysroot-$(REL_DEB_$(1))/.stamp \
 		$(REL)/$(1)/qemu-exec.so \
-		$(foreach p,regress stress replay,$(BREEDS:%=$(REL)/$(1)/$(p)-%))
+		$(foreach p,regress replay,$(BREEDS:%=$(REL)/$(1)/$(p)-%)) \
+		$(BREEDS_THREADED:%=$(REL)/$(1)/stress-%)
 	@test -n "$$(UNIT_BINS_$(1))" || \
 		{ echo "check-$(1): mk/unit.mk gave no unit tests"; exit 1; }
 	@$$(MAKE) -s --no-print-directory $$(UNIT_BINS_$(1)) $$(UNIT_LIFETIME_BINS_$(1))
@@ -321,6 +324,8 @@ check-$(1): $(REL)/qemu/sysroot-$(REL_DEB_$(1))/.stamp \
 		$$(REL_RUN_$(1)) $(REL)/$(1)/replay-$$$$b --sweep tests/fuzz/corpus/$$$$b \
 			$$$$(ls -d tests/regress/fuzz/$$$$b 2>/dev/null); \
 		$$(REL_RUN_$(1)) $(REL)/$(1)/regress-$$$$b all; \
+	done; \
+	for b in $(BREEDS_THREADED); do \
 		$$(REL_RUN_$(1)) $(REL)/$(1)/stress-$$$$b $(REL_QEMU_STRESS_OPS) 4; \
 	done
 endef

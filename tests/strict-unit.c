@@ -25,8 +25,10 @@ static void release_locked(struct kref *k)
 	pthread_mutex_unlock(&lock);
 }
 
-int strict_unit(refcount_t *r, struct obj *o, pthread_spinlock_t *spin);
-int strict_unit(refcount_t *r, struct obj *o, pthread_spinlock_t *spin)
+int strict_unit(refcount_t *r, refcount_long_t *l, struct obj *o,
+		pthread_spinlock_t *spin);
+int strict_unit(refcount_t *r, refcount_long_t *l, struct obj *o,
+		pthread_spinlock_t *spin)
 {
 	int n = 0, old = 0;
 
@@ -63,6 +65,21 @@ int strict_unit(refcount_t *r, struct obj *o, pthread_spinlock_t *spin)
 	n += kref_put(&o->ref, release);
 	n += kref_put_mutex(&o->ref, release_locked, &lock);
 	n += kref_put_lock(&o->ref, release, spin);
+	refcount_set_immortal(r);
+	n += refcount_is_immortal(r);
+	refcount_long_set(l, 1);
+	refcount_long_inc(l);
+	refcount_long_add(2, l);
+	refcount_long_dec(l);
+	n += refcount_long_inc_not_zero(l);
+	n += refcount_long_add_not_zero(2, l);
+	n += refcount_long_dec_and_test(l);
+	n += refcount_long_sub_and_test(2, l);
+	n += refcount_long_dec_if_one(l);
+	n += refcount_long_dec_not_one(l);
+	n += refcount_long_read(l) == (unsigned long)REFCOUNT_LONG_SATURATED;
+	refcount_long_set_immortal(l);
+	n += refcount_long_is_immortal(l);
 	n += (int)refcount_report_count(REFCOUNT_ADD_OVF);
 	return n + old;
 }

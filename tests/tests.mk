@@ -117,7 +117,7 @@ check-tsan-installed: lib | $(UNIT_NEED)
 	rm -rf $(TB)/stage-tsan
 	$(MAKE) --no-print-directory install PREFIX=/usr \
 		DESTDIR=$(abspath $(TB)/stage-tsan) > /dev/null
-	sh tests/tsan-installed.sh $(TB)/stage-tsan "$(BREED_ROWS)"
+	sh tests/tsan-installed.sh $(TB)/stage-tsan "$(BREED_ROWS_THREADED)"
 CHECK_TARGETS += check-tsan-installed
 
 # Reports name the user's call site at every -O level (tests/caller.sh).

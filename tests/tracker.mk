@@ -43,11 +43,11 @@ check-tracker-off: | $(TRK_NEED)
 # --- many threads on one dir --------------------------------------------
 
 TRK_THREADS_ARGS := 8 3000
-$(foreach b,$(BREEDS),$(eval $(call REL_PROG,tsan,tracker-threads,\
+$(foreach b,$(BREEDS_THREADED),$(eval $(call REL_PROG,tsan,tracker-threads,\
 	tests/stress/tracker-threads.c,$(b))))
 $(eval $(call REL_PROG,tsan-gcc,tracker-threads,\
 	tests/stress/tracker-threads.c,saturating))
-check-tracker-tsan: $(BREEDS:%=$(REL)/tsan/tracker-threads-%) \
+check-tracker-tsan: $(BREEDS_THREADED:%=$(REL)/tsan/tracker-threads-%) \
 		$(REL)/tsan-gcc/tracker-threads-saturating
 	@set -e; for p in $^; do \
 		$(REL_ENV_tsan) $$p $(TRK_THREADS_ARGS); done

@@ -17,6 +17,10 @@
 
 #include <refcount/refcount.h>
 
+#ifdef REFCOUNT_EXTERN
+#error "<refcount/kref.h> is inline code: it needs C11 (-std=gnu11) or C++, without REFCOUNT_EXTERN"
+#endif
+
 __REFCOUNT_BEGIN_DECLS
 
 #ifndef container_of

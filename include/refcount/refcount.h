@@ -24,8 +24,10 @@
  * The breeds, their selectors, names, MAX and SATURATED are listed once, in
  * <refcount/breed/registry.h>; REFCOUNT_BREED_NAME, REFCOUNT_MAX and
  * REFCOUNT_SATURATED are the selected breed's.  The default,
- * REFCOUNT_BREED_SATURATING, is today's kernel design; the other three are
- * the designs of 2017.
+ * REFCOUNT_BREED_SATURATING, is today's kernel design; three more are the
+ * designs of 2017, and REFCOUNT_BREED_NONATOMIC is today's design for
+ * counters that one thread alone touches (plain loads and stores; this
+ * library's addition, docs/convert.md).
  *
  * DOC: misuse, per breed
  *
@@ -38,25 +40,25 @@
  * report types and the exact wording of every cell.
  *
  * BEGIN misuse table (tests/gen-breeds-md.c writes it from the tests' table)
- * | LKDTM scenario         | atomic     | fast       | full       | saturating |
- * |------------------------|------------|------------|------------|------------|
- * | INC_OVERFLOW           | 0x80000000 | SAT warn   | SAT warn   | SAT warn   |
- * | ADD_OVERFLOW           | 0x80000002 | SAT warn   | SAT warn   | SAT warn   |
- * | INC_NOT_ZERO_OVERFLOW  | 0x80000000 | SAT warn   | SAT warn   | SAT warn   |
- * | ADD_NOT_ZERO_OVERFLOW  | 0x80000005 | SAT warn   | SAT warn   | SAT warn   |
- * | DEC_ZERO               | 0          | SAT warn   | 0 warn     | SAT warn   |
- * | DEC_NEGATIVE           | 0xffffffff | SAT silent | 0 warn     | SAT warn   |
- * | DEC_AND_TEST_NEGATIVE  | 0xffffffff | SAT silent | 0 warn     | SAT warn   |
- * | SUB_AND_TEST_NEGATIVE  | 0xfffffffe | SAT silent | 3 warn     | SAT warn   |
- * | INC_ZERO               | 1          | 1          | 0 warn     | SAT warn   |
- * | ADD_ZERO               | 3          | 3          | 0 warn     | SAT warn   |
- * | INC_SATURATED          | 0xc0000001 | SAT silent | SAT silent | SAT warn   |
- * | DEC_SATURATED          | 0xbfffffff | SAT silent | SAT silent | SAT warn   |
- * | ADD_SATURATED          | 0xc0000008 | SAT silent | SAT silent | SAT warn   |
- * | INC_NOT_ZERO_SATURATED | 0xc0000001 | SAT silent | SAT silent | SAT warn   |
- * | ADD_NOT_ZERO_SATURATED | 0xc0000007 | SAT silent | SAT silent | SAT warn   |
- * | DEC_AND_TEST_SATURATED | 0xbfffffff | SAT silent | SAT silent | SAT warn   |
- * | SUB_AND_TEST_SATURATED | 0xbffffff8 | SAT silent | SAT silent | SAT warn   |
+ * | LKDTM scenario         | atomic     | fast       | full       | saturating | nonatomic  |
+ * |------------------------|------------|------------|------------|------------|------------|
+ * | INC_OVERFLOW           | 0x80000000 | SAT warn   | SAT warn   | SAT warn   | SAT warn   |
+ * | ADD_OVERFLOW           | 0x80000002 | SAT warn   | SAT warn   | SAT warn   | SAT warn   |
+ * | INC_NOT_ZERO_OVERFLOW  | 0x80000000 | SAT warn   | SAT warn   | SAT warn   | SAT warn   |
+ * | ADD_NOT_ZERO_OVERFLOW  | 0x80000005 | SAT warn   | SAT warn   | SAT warn   | SAT warn   |
+ * | DEC_ZERO               | 0          | SAT warn   | 0 warn     | SAT warn   | SAT warn   |
+ * | DEC_NEGATIVE           | 0xffffffff | SAT silent | 0 warn     | SAT warn   | SAT warn   |
+ * | DEC_AND_TEST_NEGATIVE  | 0xffffffff | SAT silent | 0 warn     | SAT warn   | SAT warn   |
+ * | SUB_AND_TEST_NEGATIVE  | 0xfffffffe | SAT silent | 3 warn     | SAT warn   | SAT warn   |
+ * | INC_ZERO               | 1          | 1          | 0 warn     | SAT warn   | SAT warn   |
+ * | ADD_ZERO               | 3          | 3          | 0 warn     | SAT warn   | SAT warn   |
+ * | INC_SATURATED          | 0xc0000001 | SAT silent | SAT silent | SAT warn   | SAT warn   |
+ * | DEC_SATURATED          | 0xbfffffff | SAT silent | SAT silent | SAT warn   | SAT warn   |
+ * | ADD_SATURATED          | 0xc0000008 | SAT silent | SAT silent | SAT warn   | SAT warn   |
+ * | INC_NOT_ZERO_SATURATED | 0xc0000001 | SAT silent | SAT silent | SAT warn   | SAT warn   |
+ * | ADD_NOT_ZERO_SATURATED | 0xc0000007 | SAT silent | SAT silent | SAT warn   | SAT warn   |
+ * | DEC_AND_TEST_SATURATED | 0xbfffffff | SAT silent | SAT silent | SAT warn   | SAT warn   |
+ * | SUB_AND_TEST_SATURATED | 0xbffffff8 | SAT silent | SAT silent | SAT warn   | SAT warn   |
  * END misuse table
  *
  * Units built with different breeds link into one program: the operations
@@ -143,18 +145,38 @@
 #ifndef REFCOUNT_H
 #define REFCOUNT_H
 
-#if !defined(__cplusplus) &&                                                   \
-	(!defined(__STDC_VERSION__) || __STDC_VERSION__ < 199901L)
-#error "librefcount needs C99 or later: build with -std=gnu11, or -std=c11 -D_POSIX_C_SOURCE=200809L"
+/**
+ * REFCOUNT_EXTERN - the operations as functions exported by librefcount
+ *
+ * Defined by this header below C11 (C90, C99), or by the user before
+ * including it: then refcount_set(), refcount_read(), refcount_inc() and
+ * every other operation below keep their names, arguments and semantics but
+ * are declared as functions of librefcount (link with `pkg-config --libs
+ * refcount`), of the default breed, saturating; those that return bool
+ * return int (1 or 0).  For a library whose public header embeds a
+ * refcount_t and whose users build with -std=c90 or -std=c99.  The header is
+ * then C90 (-pedantic clean); selecting another breed is an #error, and
+ * the __refcount_*() forms and <refcount/kref.h> need the inline code.
+ *
+ * Memory ordering, context and misuse: as each operation's own.  A report
+ * names the line that called the exported function.
+ *
+ * This library's addition: the kernel has no such need.
+ */
+#if !defined(REFCOUNT_EXTERN) && !defined(__cplusplus) &&                     \
+	(!defined(__STDC_VERSION__) || __STDC_VERSION__ < 201112L)
+#define REFCOUNT_EXTERN 1
 #endif
+#ifdef REFCOUNT_EXTERN
+#include <refcount/impl/extern.h>
+#else /* the inline operations, to the end of the file */
 
 #include <limits.h> /* with glibc, also the feature macros of <features.h> */
 
+#include <refcount/impl/compiler.h>
+
 /* pthread_spinlock_t is POSIX.1-2001 (-pthread alone gives 1995's). */
-#if defined(__STRICT_ANSI__) &&                                                \
-	!(defined(_POSIX_C_SOURCE) && _POSIX_C_SOURCE >= 200112L) &&           \
-	!defined(_XOPEN_SOURCE) && !defined(_GNU_SOURCE) &&                    \
-	!defined(_DEFAULT_SOURCE)
+#ifdef __REFCOUNT_NO_POSIX_2001
 #error "librefcount needs POSIX threads (pthread_spinlock_t), which ISO C mode hides: add -D_POSIX_C_SOURCE=200809L, or build with -std=gnu11"
 #endif
 
@@ -163,7 +185,6 @@
 #include <stddef.h>
 
 #include <refcount/impl/atomic.h>
-#include <refcount/impl/compiler.h>
 #include <refcount/impl/tsan.h>
 #include <refcount/report.h>
 #include <refcount/types.h>
@@ -178,8 +199,9 @@ __REFCOUNT_BEGIN_DECLS
  * CONFIG_ARCH_HAS_REFCOUNT, but per translation unit: define it, before the
  * first include, to REFCOUNT_BREED_SATURATING (the default when it is left
  * undefined), REFCOUNT_BREED_FULL, REFCOUNT_BREED_FAST (x86-64, i386 and
- * aarch64 only; elsewhere an #error) or REFCOUNT_BREED_ATOMIC, the selectors
- * of <refcount/breed/registry.h>.  Including this header again with another
+ * aarch64 only; elsewhere an #error), REFCOUNT_BREED_ATOMIC or
+ * REFCOUNT_BREED_NONATOMIC (the saturating breed for one thread), the
+ * selectors of <refcount/breed/registry.h>.  Including this header again with another
  * value is an #error: one breed per translation unit.
  *
  * This library's addition (docs/kernel-semantics.md, 'The breeds in time').
@@ -277,6 +299,24 @@ __refcount_dec_and_test(refcount_t *r, int *oldp)
 }
 #endif
 
+/* The out-of-line operations, one set per breed (src/dec-and-lock.c). */
+bool __REFCOUNT_SYM(dec_if_one)(refcount_t *r);
+bool __REFCOUNT_SYM(dec_not_one)(refcount_t *r);
+bool __REFCOUNT_SYM(dec_and_mutex_lock)(refcount_t *r, pthread_mutex_t *lock);
+bool __REFCOUNT_SYM(dec_and_lock)(refcount_t *r, pthread_spinlock_t *lock);
+/* The same, naming @ip as the caller in a report (src/extern.c's). */
+bool __REFCOUNT_SYM(dec_not_one_at)(refcount_t *r, const void *ip);
+bool __REFCOUNT_SYM(dec_and_mutex_lock_at)(refcount_t *r, pthread_mutex_t *lock,
+					   const void *ip);
+bool __REFCOUNT_SYM(dec_and_lock_at)(refcount_t *r, pthread_spinlock_t *lock,
+				     const void *ip);
+
+/*
+ * The public operations.  src/extern.c, which defines the exported copies of
+ * them under the same names, sees only the __refcount_*() forms above.
+ */
+#ifndef __REFCOUNT_NO_INLINE_OPS
+
 /**
  * refcount_set() - set a refcount's value
  * @r: the refcount
@@ -362,6 +402,72 @@ static __refcount_inline __refcount_nonnull unsigned int
 refcount_read(const refcount_t *r)
 {
 	return (unsigned int)__atomic_load_n(&r->refs, __ATOMIC_RELAXED);
+}
+
+/**
+ * refcount_set_immortal() - make a refcount immortal
+ * @r: the refcount
+ *
+ * Similar to refcount_set(@r, REFCOUNT_IMMORTAL): from now on every
+ * operation on @r is a silent no-op in the saturating, fast and nonatomic
+ * breeds: gets and puts change nothing and report nothing,
+ * refcount_dec_and_test() and the other puts return false (never "free
+ * it"), refcount_inc_not_zero() and the other try-gets return true.  For
+ * singletons that callers get and put like any object but that must never
+ * be freed (jansson's true/false/null, fontconfig's FC_REF_CONSTANT).
+ *
+ * The no-op is decided in the cold path each breed already has, so the
+ * inline operations are the same instructions as without it: an operation
+ * on an immortal counter moves it, branches to the cold path (the value is
+ * negative), which stores REFCOUNT_IMMORTAL back and returns, as it would
+ * saturate a misused counter.  Other threads may see it a few steps off
+ * REFCOUNT_IMMORTAL meanwhile; refcount_is_immortal() allows for that.
+ *
+ * Memory ordering: none (a relaxed store), as refcount_set().
+ *
+ * Context: before the object is shared, or on an object every holder
+ * treats as immortal already.
+ *
+ * Misuse, per breed: the atomic breed detects nothing and cannot keep it:
+ * an immortal count moves like any other (it would take 2^29 unmatched
+ * puts to reach 0).  In the full breed 0xa0000000 is an ordinary count
+ * (its counts are unsigned, up to UINT_MAX - 1): the value moves too, as
+ * far from 0.  refcount_is_immortal() stays true in both within 2^28 steps.
+ *
+ * This library's addition, after CPython 3.12's immortal objects (PEP 683).
+ */
+static __refcount_inline __refcount_nonnull void
+refcount_set_immortal(refcount_t *r)
+{
+	__atomic_store_n(&r->refs, REFCOUNT_IMMORTAL, __ATOMIC_RELAXED);
+}
+
+/**
+ * refcount_is_immortal() - is a refcount immortal?
+ * @r: the refcount
+ *
+ * Similar to comparing refcount_read(@r) with REFCOUNT_IMMORTAL, but true
+ * for any value within 2^28 of it, since racing operations move an immortal
+ * counter for a moment before their cold path puts it back.  Neither 0,
+ * REFCOUNT_MAX nor REFCOUNT_SATURATED is immortal.
+ *
+ * Memory ordering: none (a relaxed load).
+ *
+ * Context: any thread.
+ *
+ * Return: true if @r was made immortal (REFCOUNT_INIT_IMMORTAL,
+ * refcount_set_immortal()), false otherwise.
+ *
+ * Misuse: none detected.  In the atomic and full breeds it says whether the
+ * value is still near REFCOUNT_IMMORTAL (see refcount_set_immortal()).
+ *
+ * This library's addition (CPython 3.12's _Py_IsImmortal()).
+ */
+static __refcount_inline __refcount_nonnull __refcount_must_check bool
+refcount_is_immortal(const refcount_t *r)
+{
+	return __REFCOUNT_IMMORTAL_VALUE(
+		__atomic_load_n(&r->refs, __ATOMIC_RELAXED));
 }
 
 /**
@@ -664,12 +770,6 @@ static __refcount_inline __refcount_nonnull void refcount_dec(refcount_t *r)
 	__refcount_dec(r, NULL);
 }
 
-/* The out-of-line operations, one set per breed (src/dec-and-lock.c). */
-bool __REFCOUNT_SYM(dec_if_one)(refcount_t *r);
-bool __REFCOUNT_SYM(dec_not_one)(refcount_t *r);
-bool __REFCOUNT_SYM(dec_and_mutex_lock)(refcount_t *r, pthread_mutex_t *lock);
-bool __REFCOUNT_SYM(dec_and_lock)(refcount_t *r, pthread_spinlock_t *lock);
-
 /**
  * refcount_dec_if_one() - decrement a refcount if it is 1
  * @r: the refcount
@@ -807,6 +907,13 @@ refcount_dec_and_lock(refcount_t *r, pthread_spinlock_t *lock)
 		r, __refcount_call(__REFCOUNT_SYM(dec_and_lock)(r, lock)));
 }
 
+#endif /* __REFCOUNT_NO_INLINE_OPS */
+
 __REFCOUNT_END_DECLS
+
+/* refcount_long_t's operations. */
+#include <refcount/refcount_long.h>
+
+#endif /* REFCOUNT_EXTERN */
 
 #endif /* REFCOUNT_H */

@@ -48,7 +48,7 @@ enum refcount_saturation_type {
 	REFCOUNT_ADD_OVF,
 	REFCOUNT_ADD_UAF,
 	REFCOUNT_SUB_UAF,
-	REFCOUNT_DEC_LEAK,
+	REFCOUNT_DEC_LEAK
 };
 
 /**
@@ -233,7 +233,17 @@ refcount_report_fn refcount_set_report_handler(refcount_report_fn fn);
  * kernel's panic_on_warn; a false value (0, n, no, false, off, or empty)
  * does not, and any other value is reported once on stderr and ignored.
  * With REFCOUNT_REPORT=summary, the process prints one line of the counts
- * of every type to stderr at exit (another value is named and ignored).  Like
+ * of every type to stderr at exit; with REFCOUNT_REPORT=every, this handler
+ * prints every report, each time, instead of once per (type, message), so
+ * that every call site of a conversion's misuse shows; "summary,every" does
+ * both (another value is named and ignored).  With
+ * REFCOUNT_REPORT_LOG=FILE, every report (silent ones too, whatever handler
+ * is installed) appends one line to FILE, opened with O_APPEND and written
+ * with one write() so that the processes of a test suite can share it:
+ * "pid TAB breed TAB type TAB caller TAB message", type as the summary
+ * names it (e.g. ADD_UAF), caller as refcount_report_format() writes it,
+ * message empty for a silent report; FILE is not created when nothing is
+ * reported.  Like
  * panic_on_warn it only fires on a report that prints: the silent cases
  * above are counted but do not abort.  To stop on every detected misuse,
  * install a handler that aborts.
@@ -286,6 +296,29 @@ void refcount_warn_saturate(refcount_t *r,
 			    enum refcount_saturation_type t) __refcount_cold;
 
 /*
+ * Internal: refcount_warn_saturate() naming @ip as the caller, for the
+ * exported operations of src/extern.c (whose caller is the user's line),
+ * and @breed as the breed (the nonatomic breed's cold path).
+ */
+void __refcount_saturate_at(refcount_t *r, enum refcount_saturation_type t,
+			    const char *breed, const void *ip) __refcount_cold;
+/* Internal: the nonatomic breed's refcount_warn_saturate(). */
+void __refcount_nonatomic_warn_saturate(refcount_t *r,
+					enum refcount_saturation_type t)
+	__refcount_cold;
+/*
+ * Internal: the same for a refcount_long_t (src/long.c), which stores
+ * REFCOUNT_LONG_SATURATED; the report's counter is @r converted.
+ */
+void __refcount_long_saturate_at(refcount_long_t *r,
+				 enum refcount_saturation_type t,
+				 const char *breed,
+				 const void *ip) __refcount_cold;
+void __refcount_long_warn_saturate(refcount_long_t *r,
+				   enum refcount_saturation_type t,
+				   const char *breed) __refcount_cold;
+
+/*
  * Internal: the message a report carries.  Not part of the API; the breeds'
  * slow paths pass it to __refcount_report() so that the default handler can
  * print the wording of the kernel the breed reproduces.
@@ -314,6 +347,9 @@ enum __refcount_msg {
 void __refcount_report(refcount_t *r, enum refcount_saturation_type t,
 		       enum __refcount_msg msg, const void *ip,
 		       const char *breed) __refcount_cold;
+
+/* Internal: the saturating breed's message for @t (lib/refcount.c, v5.5+). */
+enum __refcount_msg __refcount_modern_msg(enum refcount_saturation_type t);
 
 __REFCOUNT_END_DECLS
 

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * refcount/types.h - the refcount_t type
+ * refcount/types.h - the refcount_t and refcount_long_t types
  *
- * The type alone, for structures that embed a counter; the operations are in
+ * The types alone (and their constants), C90 and C++ clean, for structures that embed a counter; the operations are in
  * <refcount/refcount.h>.  It is the same in every breed (one 32-bit int, as
  * the kernel's struct refcount_struct wrapping an atomic_t), so a refcount_t
  * embedded in a shared structure has one layout whatever breed, and whatever
@@ -11,6 +11,8 @@
  */
 #ifndef REFCOUNT_TYPES_H
 #define REFCOUNT_TYPES_H
+
+#include <limits.h>
 
 /**
  * typedef refcount_t - a hardened reference count
@@ -39,5 +41,114 @@ typedef struct refcount_struct {
 	{                                                                      \
 		(int)(n)                                                       \
 	}
+
+/**
+ * REFCOUNT_IMMORTAL - the value of an immortal refcount_t
+ *
+ * INT_MIN / 2 + INT_MIN / 4 (0xa0000000 read as unsigned): negative, so
+ * that every checking operation reaches its cold path there, and 2^29 away
+ * from REFCOUNT_SATURATED (0xc0000000), INT_MIN (where an overflow lands)
+ * and 0, so that the cold path can tell an immortal counter from a misused
+ * one even after other threads moved it: it keeps any value within 2^28 of
+ * this one immortal.  An immortal counter is a silent no-op in every
+ * operation of the saturating, fast and nonatomic breeds: nothing changes,
+ * nothing is reported, puts never return "last reference", try-gets always
+ * succeed.  Memory ordering: none (a constant).  Misuse: none.
+ *
+ * This library's addition, after CPython 3.12's immortal objects (PEP 683),
+ * whose check is in the hot path; here it is in the cold one.
+ */
+#define REFCOUNT_IMMORTAL (-0x60000000)
+
+/**
+ * REFCOUNT_INIT_IMMORTAL - static initializer for an immortal refcount_t
+ *
+ * REFCOUNT_INIT(REFCOUNT_IMMORTAL), for statically allocated singletons
+ * (a JSON library's true, false and null) that every caller gets and puts
+ * like any other object but that must never be freed.  Memory ordering:
+ * none (an initializer).  Misuse: none detected.
+ *
+ * This library's addition (CPython 3.12's _Py_IMMORTAL_REFCNT).
+ */
+#define REFCOUNT_INIT_IMMORTAL REFCOUNT_INIT(REFCOUNT_IMMORTAL)
+
+/* Internal: is @v within 2^28 of REFCOUNT_IMMORTAL (an immortal count)? */
+#define __REFCOUNT_IMMORTAL_VALUE(v)                                           \
+	((unsigned int)(v) - 0x90000000u < 0x20000000u)
+
+/**
+ * typedef refcount_long_t - a hardened reference count as wide as a long
+ * @refs: the count; touch it only through the refcount_long_*() operations.
+ *
+ * Similar to atomic_long_t, as refcount_t is to atomic_t: one long, so 64
+ * bits on LP64 targets and 32 on ILP32 ones (i386), the size and alignment
+ * of size_t and of a pointer on every Linux ABI.  A counter that was a
+ * size_t or a long (jansson's json_t.refcount, libusb's atomic_long)
+ * becomes a refcount_long_t without changing the structure's layout.  The
+ * operations are refcount_t's, named refcount_long_<op>
+ * (<refcount/refcount_long.h>), with the saturating design.
+ *
+ * The kernel's refcount_t is 32 bits in every configuration; its only
+ * 64-bit reference count is file_ref_t, an atomic_long_t.  The name follows
+ * atomic_long_t (a long, whatever its width), not atomic64_t, whose 64 bits
+ * would change the layout of a size_t field on 32-bit targets.
+ *
+ * This library's addition.
+ */
+typedef struct refcount_long_struct {
+	long refs;
+} refcount_long_t;
+
+/**
+ * REFCOUNT_LONG_INIT - static initializer for a refcount_long_t
+ * @n: initial value (a long)
+ *
+ * Similar to ATOMIC_LONG_INIT(), as REFCOUNT_INIT() is to ATOMIC_INIT().
+ * Memory ordering: none (an initializer).  Misuse: none detected.
+ *
+ * This library's addition.
+ */
+#define REFCOUNT_LONG_INIT(n)                                                  \
+	{                                                                      \
+		(long)(n)                                                      \
+	}
+
+/**
+ * REFCOUNT_LONG_MAX - the largest legal count of a refcount_long_t
+ *
+ * LONG_MAX, as REFCOUNT_MAX is INT_MAX.  This library's addition.
+ */
+#define REFCOUNT_LONG_MAX LONG_MAX
+
+/**
+ * REFCOUNT_LONG_SATURATED - the value a misused refcount_long_t is pinned at
+ *
+ * LONG_MIN / 2, half way between 0 and LONG_MAX as REFCOUNT_SATURATED is
+ * for an int.  This library's addition.
+ */
+#define REFCOUNT_LONG_SATURATED (LONG_MIN / 2)
+
+/**
+ * REFCOUNT_LONG_IMMORTAL - the value of an immortal refcount_long_t
+ *
+ * LONG_MIN / 2 + LONG_MIN / 4, REFCOUNT_IMMORTAL scaled to a long; any
+ * value within -(LONG_MIN / 8) of it is immortal.  This library's addition.
+ */
+#define REFCOUNT_LONG_IMMORTAL (LONG_MIN / 2 + LONG_MIN / 4)
+
+/**
+ * REFCOUNT_LONG_INIT_IMMORTAL - static initializer for an immortal
+ * refcount_long_t
+ *
+ * REFCOUNT_LONG_INIT(REFCOUNT_LONG_IMMORTAL), as REFCOUNT_INIT_IMMORTAL.
+ * This library's addition.
+ */
+#define REFCOUNT_LONG_INIT_IMMORTAL REFCOUNT_LONG_INIT(REFCOUNT_LONG_IMMORTAL)
+
+/* Internal: is @v within -(LONG_MIN / 8) of REFCOUNT_LONG_IMMORTAL? */
+#define __REFCOUNT_LONG_IMMORTAL_VALUE(v)                                      \
+	((unsigned long)(v) -                                                  \
+		 ((unsigned long)LONG_MIN + ((unsigned long)LONG_MIN >> 3)) <  \
+	 ((unsigned long)LONG_MIN >> 2))
 
 #endif /* REFCOUNT_TYPES_H */

@@ -79,6 +79,13 @@ static const int32_t vals[] = {
 	0x3fffffff + 0x20000000,
 	0x10000,
 	0xffff,
+	-0x60000000, /* REFCOUNT_IMMORTAL */
+	-0x60000000 + 1,
+	-0x60000000 - 1,
+	-0x70000000, /* the immortal zone's edges */
+	-0x70000000 - 1,
+	-0x50000000 - 1,
+	-0x50000000,
 };
 #define NR_VALS ((int)(sizeof(vals) / sizeof(vals[0])))
 
@@ -300,7 +307,7 @@ static struct outcome run(enum fuzz_op op, bool use_oldp, struct kref *k, int i,
 	case OP_ADD_NOT_ZERO_ACQUIRE:
 		o.ret = __refcount_add_not_zero_acquire(i, r, oldp);
 		break;
-#if REFCOUNT_BREED == REFCOUNT_BREED_SATURATING
+#ifdef __REFCOUNT_SATURATING_DESIGN
 	case OP_INC_NOT_ZERO_LIMITED_ACQUIRE:
 		o.ret = __refcount_inc_not_zero_limited_acquire(r, oldp, limit);
 		break;
@@ -381,8 +388,8 @@ static void step(enum fuzz_op op, bool use_oldp, int c, int32_t i,
 	struct outcome got;
 	enum model_op mop = model_op_of(op);
 
-#if REFCOUNT_BREED != REFCOUNT_BREED_SATURATING
-	/* the limited helpers are the saturating breed's only */
+#ifndef __REFCOUNT_SATURATING_DESIGN
+	/* the limited helpers are the saturating (and nonatomic) breed's only */
 	if (op == OP_INC_NOT_ZERO_LIMITED_ACQUIRE ||
 	    op == OP_ADD_NOT_ZERO_LIMITED_ACQUIRE)
 		return;

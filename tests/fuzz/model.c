@@ -41,10 +41,24 @@ static void report(struct model_result *res, enum model_report t)
 	res->reports[t]++;
 }
 
+/*
+ * The library's immortal counters (REFCOUNT_IMMORTAL, <refcount/types.h>):
+ * a value within 2^28 of 0xa0000000, which the cold path of the breeds that
+ * keep it (saturating, fast) puts back, silently, instead of saturating.
+ */
+static bool immortal(uint32_t v)
+{
+	return v - 0x90000000u < 0x20000000u;
+}
+
 /* 'The saturating breed': saturate = store INT_MIN / 2, then report. */
 static void saturate(struct model_counter *c, struct model_result *res,
 		     enum model_report t)
 {
+	if (immortal(c->v)) {
+		c->v = MODEL_IMMORTAL;
+		return;
+	}
 	c->v = MODEL_INT_MIN_HALF;
 	report(res, t);
 }
@@ -68,9 +82,13 @@ static bool dec_not_one(enum model_breed b, struct model_counter *c,
 			struct model_result *res)
 {
 	uint32_t sat =
-		b == MODEL_SATURATING ? MODEL_INT_MIN_HALF : MODEL_UINT_MAX;
+		b == MODEL_SATURATING || b == MODEL_NONATOMIC ?
+			MODEL_INT_MIN_HALF :
+			MODEL_UINT_MAX;
 
 	if (c->v == sat)
+		return true;
+	if (immortal(c->v) && b != MODEL_ATOMIC && b != MODEL_FULL)
 		return true;
 	if (c->v == 1)
 		return false;
@@ -260,7 +278,7 @@ static bool saturating_op(struct model_counter *c, enum model_op op, int32_t i,
 	case MOP_ADD_NOT_ZERO_LIMITED_ACQUIRE:
 		/* "if i > limit - old: return false, no change, no warning" */
 		if (old && i > s((uint32_t)limit - old))
-			return false;
+			return immortal(old); /* refused, but immortal is taken */
 		/* fall through */
 	case MOP_ADD_NOT_ZERO:
 		/* the CAS loop stops at 0 without writing */
@@ -337,6 +355,7 @@ static bool breed_op(enum model_breed b, struct model_counter *c,
 	case MODEL_FULL:
 		return full_op(c, op, i, res);
 	case MODEL_SATURATING:
+	case MODEL_NONATOMIC: /* the saturating breed, on one thread */
 		return saturating_op(c, op, i, limit, res);
 	}
 	return false;

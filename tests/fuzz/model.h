@@ -68,6 +68,7 @@ struct model_result {
 /* docs/kernel-semantics.md, 'Constants', as the count reads (uint32_t). */
 #define MODEL_INT_MAX 0x7fffffffu
 #define MODEL_INT_MIN_HALF 0xc0000000u /* INT_MIN / 2 */
+#define MODEL_IMMORTAL 0xa0000000u /* REFCOUNT_IMMORTAL */
 #define MODEL_UINT_MAX 0xffffffffu
 
 uint32_t model_max(enum model_breed b);

@@ -64,6 +64,8 @@
 
 #define IS(breed) (REFCOUNT_BREED == REFCOUNT_BREED_##breed)
 #define PROTECTED (!IS(ATOMIC))
+/* The saturating breed's design: saturating, nonatomic. */
+#define SATURATES (IS(SATURATING) || IS(NONATOMIC))
 
 struct obj {
 	struct kref kref;
@@ -316,7 +318,7 @@ static void test_lookup(void)
 	pthread_spin_lock(&lock);
 	kref_get(&slot->kref);
 	pthread_spin_unlock(&lock);
-	if (IS(SATURATING) || IS(FULL)) {
+	if (SATURATES || IS(FULL)) {
 		CHECK(reports[REFCOUNT_ADD_UAF] == 1, "%lu ADD_UAF reports",
 		      reports[REFCOUNT_ADD_UAF]);
 		CHECK(val(o) ==
@@ -335,7 +337,7 @@ static void test_lookup(void)
 
 	/* the looker drops the reference it should never have had */
 	kref_put(&o->kref, release);
-	if (IS(SATURATING) || IS(FULL))
+	if (SATURATES || IS(FULL))
 		CHECK(o->released == 1 && reports[REFCOUNT_SUB_UAF] == 1,
 		      "released %d times, %lu SUB_UAF", o->released,
 		      reports[REFCOUNT_SUB_UAF]);

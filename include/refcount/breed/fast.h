@@ -34,6 +34,9 @@
 #error "include <refcount/refcount.h>, not <refcount/breed/fast.h>"
 #endif
 
+/* REFCOUNT_IMMORTAL is a no-op here: the trap handler keeps it. */
+#define __REFCOUNT_KEEPS_IMMORTAL 1
+
 /* The x86 flags the 2017 exception handler looked at. */
 #define __REFCOUNT_X86_OF 1u
 #define __REFCOUNT_X86_ZF 2u

@@ -37,7 +37,16 @@
 #define __REFCOUNT_ROW_fast(X)       X(fast, FAST, 2, INT_MAX, (INT_MIN / 2))
 #define __REFCOUNT_ROW_full(X)       X(full, FULL, 3, (UINT_MAX - 1), UINT_MAX)
 #define __REFCOUNT_ROW_saturating(X) X(saturating, SATURATING, 4, INT_MAX, (INT_MIN / 2))
+#define __REFCOUNT_ROW_nonatomic(X)  X(nonatomic, NONATOMIC, 5, INT_MAX, (INT_MIN / 2))
 /* clang-format on */
+
+/*
+ * The breeds for one thread only (plain loads and stores): one line each,
+ * __REFCOUNT_ONE_THREAD_<name>, which mk/breeds.mk reads too.  They are left
+ * out of REFCOUNT_FOR_EACH_THREADED_BREED and of every test and benchmark
+ * with threads.
+ */
+#define __REFCOUNT_ONE_THREAD_nonatomic 1
 
 /**
  * REFCOUNT_FOR_EACH_BREED - call X(name, NAME, id, max, saturated) per breed
@@ -50,6 +59,18 @@
  * `#define DECLARE(name, ...) extern int count_##name;`.
  */
 #define REFCOUNT_FOR_EACH_BREED(X)                                             \
+	REFCOUNT_FOR_EACH_THREADED_BREED(X) __REFCOUNT_ROW_nonatomic(X)
+
+/**
+ * REFCOUNT_FOR_EACH_THREADED_BREED - REFCOUNT_FOR_EACH_BREED() without the
+ * breeds for one thread
+ * @X: a macro of five arguments, as for REFCOUNT_FOR_EACH_BREED()
+ *
+ * The rows of the breeds whose counters may be shared between threads (all
+ * but nonatomic), in the same order, for tables of multithreaded code: a
+ * benchmark's contention rows, a block driver's breeds.
+ */
+#define REFCOUNT_FOR_EACH_THREADED_BREED(X)                                    \
 	__REFCOUNT_ROW_atomic(X) __REFCOUNT_ROW_fast(X) __REFCOUNT_ROW_full(X) \
 		__REFCOUNT_ROW_saturating(X)
 
@@ -64,10 +85,13 @@
 #define REFCOUNT_BREED_FAST __REFCOUNT_ROW_fast(__REFCOUNT_F_ID)
 #define REFCOUNT_BREED_FULL __REFCOUNT_ROW_full(__REFCOUNT_F_ID)
 #define REFCOUNT_BREED_SATURATING __REFCOUNT_ROW_saturating(__REFCOUNT_F_ID)
+#define REFCOUNT_BREED_NONATOMIC __REFCOUNT_ROW_nonatomic(__REFCOUNT_F_ID)
 
 /* How many rows there are. */
 #define __REFCOUNT_F_ONE(name, NAME, id, max, saturated) +1
 #define REFCOUNT_NR_BREEDS (0 REFCOUNT_FOR_EACH_BREED(__REFCOUNT_F_ONE))
+#define REFCOUNT_NR_THREADED_BREEDS                                            \
+	(0 REFCOUNT_FOR_EACH_THREADED_BREED(__REFCOUNT_F_ONE))
 
 /* REFCOUNT_HAVE_BREED_FAST - defined where the fast breed exists */
 #if defined(__x86_64__) || defined(__i386__) || defined(__aarch64__)
@@ -92,7 +116,9 @@
 #define __REFCOUNT_BREED_TOKEN fast
 #elif REFCOUNT_BREED == REFCOUNT_BREED_ATOMIC
 #define __REFCOUNT_BREED_TOKEN atomic
+#elif REFCOUNT_BREED == REFCOUNT_BREED_NONATOMIC
+#define __REFCOUNT_BREED_TOKEN nonatomic
 #else
-#error "REFCOUNT_BREED has an unknown value: define it as REFCOUNT_BREED_SATURATING (default), REFCOUNT_BREED_FULL, REFCOUNT_BREED_FAST or REFCOUNT_BREED_ATOMIC"
+#error "REFCOUNT_BREED has an unknown value: define it as REFCOUNT_BREED_SATURATING (default), REFCOUNT_BREED_FULL, REFCOUNT_BREED_FAST, REFCOUNT_BREED_ATOMIC or REFCOUNT_BREED_NONATOMIC"
 #endif
 #endif

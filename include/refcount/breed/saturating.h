@@ -19,180 +19,27 @@
 #error "include <refcount/refcount.h>, not <refcount/breed/saturating.h>"
 #endif
 
-/**
- * __refcount_add_not_zero_limited_acquire() - add unless 0 or over a limit
- * @i: the value to add (a count of references)
- * @r: the refcount
- * @oldp: if not NULL, receives the value seen before the operation
- * @limit: the largest count this call may produce (inclusive); INT_MAX means
- *	no limit
- *
- * Follows the 2025 kernel (Suren Baghdasaryan), for objects whose memory may
- * be reused for another object of the same type (SLAB_TYPESAFE_BY_RCU).
- * Saturating breed only.
- *
- * Memory ordering: ACQUIRE on success (the compare-and-swap), nothing on
- * failure.  Context: any thread; lock-free.
- *
- * Return: false if the count was 0 or if @i would take it past @limit (then
- * nothing changes and nothing is reported); true otherwise.  As in the kernel,
- * "past @limit" is tested as `i > limit - old` in wrapping arithmetic, so a
- * saturated counter (old < 0) also returns false, without a report.
- *
- * Misuse: a result that overflows saturates and reports ADD_NOT_ZERO_OVF.
- */
-static __refcount_inline __refcount_must_check bool
-__refcount_add_not_zero_limited_acquire(int i, refcount_t *r, int *oldp,
-					int limit)
-{
-	int old = __atomic_load_n(&r->refs, __ATOMIC_RELAXED);
-
-	do {
-		if (!old)
-			break;
-		if (i > __refcount_wrap_sub(limit, old)) {
-			if (oldp)
-				*oldp = old;
-			return false;
-		}
-	} while (!__atomic_compare_exchange_n(
-		&r->refs, &old, __refcount_wrap_add(old, i), true,
-		__ATOMIC_ACQUIRE, __ATOMIC_RELAXED));
-
-	if (oldp)
-		*oldp = old;
-	if (__refcount_unlikely(old < 0 || __refcount_wrap_add(old, i) < 0))
-		__refcount_call_void(
-			refcount_warn_saturate(r, REFCOUNT_ADD_NOT_ZERO_OVF));
-	return old;
-}
-
-/**
- * __refcount_inc_not_zero_limited_acquire() - increment unless 0 or at a limit
- * @r: the refcount
- * @oldp: if not NULL, receives the value seen before the operation
- * @limit: the largest count this call may produce (inclusive)
- *
- * __refcount_add_not_zero_limited_acquire() with @i = 1.  Saturating breed
- * only.  Return: as there.
- */
-static __refcount_inline __refcount_must_check bool
-__refcount_inc_not_zero_limited_acquire(refcount_t *r, int *oldp, int limit)
-{
-	return __refcount_add_not_zero_limited_acquire(1, r, oldp, limit);
-}
-
-/* The __refcount_*() forms below are documented in <refcount/refcount.h>. */
-
-static __refcount_inline __refcount_must_check bool
-__refcount_add_not_zero(int i, refcount_t *r, int *oldp)
-{
-	int old = __refcount_add_unless_zero(&r->refs, i, __ATOMIC_RELAXED);
-
-	if (oldp)
-		*oldp = old;
-	/*
-	 * For a constant 0 < i < INT_MAX, "old < 0 or old + i past INT_MAX"
-	 * is one unsigned compare (cmp, ja instead of test, js, mov, add, js);
-	 * old == 0 passes it, as it must: nothing was added.
-	 */
-	if (__builtin_constant_p(i) && i > 0 && i < INT_MAX) {
-		if (__refcount_unlikely((unsigned int)old >
-					(unsigned int)(INT_MAX - i)))
-			__refcount_call_void(refcount_warn_saturate(
-				r, REFCOUNT_ADD_NOT_ZERO_OVF));
-		return old;
-	}
-	if (__refcount_unlikely(old < 0 || __refcount_wrap_add(old, i) < 0))
-		__refcount_call_void(
-			refcount_warn_saturate(r, REFCOUNT_ADD_NOT_ZERO_OVF));
-	return old;
-}
-
-static __refcount_inline __refcount_must_check bool
-__refcount_add_not_zero_acquire(int i, refcount_t *r, int *oldp)
-{
-	return __refcount_add_not_zero_limited_acquire(i, r, oldp, INT_MAX);
-}
-
-static __refcount_inline void __refcount_add(int i, refcount_t *r, int *oldp)
-{
-	int old = __atomic_fetch_add(&r->refs, i, __ATOMIC_RELAXED);
-
-	if (oldp)
-		*oldp = old;
-	/*
-	 * For a constant 0 < i < INT_MAX, the three bad cases (old == 0, old
-	 * < 0, old + i past INT_MAX) are together "old outside [1, INT_MAX -
-	 * i]", which is one unsigned compare of old - 1: lea, cmp, ja instead
-	 * of test, je, cmp, ja.  The cold path then tells them apart.
-	 */
-	if (__builtin_constant_p(i) && i > 0 && i < INT_MAX) {
-		if (__refcount_unlikely((unsigned int)old - 1u >
-					(unsigned int)(INT_MAX - i - 1))) {
-			if (!old)
-				__refcount_call_void(
-					refcount_warn_saturate(r, REFCOUNT_ADD_UAF));
-			else
-				__refcount_call_void(
-					refcount_warn_saturate(r, REFCOUNT_ADD_OVF));
-		}
-		return;
-	}
-	if (__refcount_unlikely(!old))
-		__refcount_call_void(
-			refcount_warn_saturate(r, REFCOUNT_ADD_UAF));
-	else if (__refcount_unlikely(old < 0 ||
-				     __refcount_wrap_add(old, i) < 0))
-		__refcount_call_void(
-			refcount_warn_saturate(r, REFCOUNT_ADD_OVF));
-}
+/* REFCOUNT_IMMORTAL is a no-op here: its cold path keeps it. */
+#define __REFCOUNT_KEEPS_IMMORTAL 1
+/* The kernel's design since v5.5 (with nonatomic.h). */
+#define __REFCOUNT_SATURATING_DESIGN 1
+/* refcount_dec_not_one() tests REFCOUNT_SATURATED, as from v5.5. */
+#define __REFCOUNT_DEC_NOT_ONE_SATURATED REFCOUNT_SATURATED
 
 #if (defined(__x86_64__) || defined(__i386__)) && !defined(__REFCOUNT_TSAN) && \
 	!defined(REFCOUNT_SATURATING_NO_ASM)
 #include <refcount/arch/x86-saturating.h>
+#define __RC_ASM 1
 #endif
 
-static __refcount_inline __refcount_must_check bool
-__refcount_sub_and_test(int i, refcount_t *r, int *oldp)
-{
-	int old;
-
-#ifdef __REFCOUNT_SAT_HAVE_ASM
-	if (__refcount_likely(!oldp && __builtin_constant_p(i) && i > 0))
-		return __refcount_sat_asm_sub_and_test(i, r);
-#endif
-	old = __atomic_fetch_sub(&r->refs, i, __ATOMIC_RELEASE);
-
-	if (oldp)
-		*oldp = old;
-	if (old > 0 && old == i) {
-		__refcount_acquire_after_dec(r);
-		return true;
-	}
-	if (__refcount_unlikely(old <= 0 || __refcount_wrap_sub(old, i) < 0))
-		__refcount_call_void(
-			refcount_warn_saturate(r, REFCOUNT_SUB_UAF));
-	return false;
-}
-
-static __refcount_inline void __refcount_dec(refcount_t *r, int *oldp)
-{
-	int old;
-
-#ifdef __REFCOUNT_SAT_HAVE_ASM
-	if (__refcount_likely(!oldp)) {
-		__refcount_sat_asm_dec(r);
-		return;
-	}
-#endif
-	old = __atomic_fetch_sub(&r->refs, 1, __ATOMIC_RELEASE);
-
-	if (oldp)
-		*oldp = old;
-	if (__refcount_unlikely(old <= 1))
-		__refcount_call_void(
-			refcount_warn_saturate(r, REFCOUNT_DEC_LEAK));
-}
+/* The operations: impl/saturating-ops.h on the int, with atomics. */
+#define __RC_T refcount_t
+#define __RC_V int
+#define __RC_UV unsigned int
+#define __RC_F(op) __refcount_##op
+#define __RC_WARN(r, t) refcount_warn_saturate(r, t)
+#define __RC_IMMORTAL(v) __REFCOUNT_IMMORTAL_VALUE(v)
+#define __RC_ATOMIC 1
+#include <refcount/impl/saturating-ops.h>
 
 #endif /* REFCOUNT_BREED_SATURATING_H */

@@ -95,6 +95,17 @@
 #define __REFCOUNT_END_DECLS
 #endif
 
+/*
+ * ISO C mode (-std=c11, not gnu11) hides POSIX.1-2001's pthread_spinlock_t
+ * unless a feature macro asks for it (-pthread alone gives POSIX 1995).
+ */
+#if defined(__STRICT_ANSI__) &&                                                \
+	!(defined(_POSIX_C_SOURCE) && _POSIX_C_SOURCE >= 200112L) &&           \
+	!defined(_XOPEN_SOURCE) && !defined(_GNU_SOURCE) &&                    \
+	!defined(_DEFAULT_SOURCE)
+#define __REFCOUNT_NO_POSIX_2001 1
+#endif
+
 /* Token pasting and stringification through one level of expansion. */
 #define __REFCOUNT_PASTE_(a, b, c) a##b##c
 #define __REFCOUNT_PASTE(a, b, c) __REFCOUNT_PASTE_(a, b, c)

@@ -1,0 +1,258 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * refcount/impl/saturating-ops.h - the saturating design's operations, for
+ * one counter type and one way of touching it
+ *
+ * Written once, instantiated by including this file (it has no include
+ * guard) with these macros defined, which it undefines at its end:
+ *
+ *   __RC_T            the counter type (refcount_t, refcount_long_t)
+ *   __RC_V, __RC_UV   its value type and that type's unsigned form
+ *   __RC_F(op)        the name of the function for op, e.g.
+ *                     __refcount_##op or __refcount_long_##op
+ *   __RC_WARN(r, t)   the cold call that saturates @r and reports @t
+ *   __RC_IMMORTAL(v)  whether @v is an immortal count
+ *   __RC_ATOMIC       1 for the __atomic builtins, 0 for plain loads and
+ *                     stores (the nonatomic breed)
+ *   __RC_ASM          (optional) the x86 decrements of
+ *                     <refcount/arch/x86-saturating.h> (refcount_t only)
+ *
+ * It defines __RC_F() of add_not_zero_limited_acquire,
+ * inc_not_zero_limited_acquire, add_not_zero, add_not_zero_acquire, add,
+ * sub_and_test and dec, the __refcount_*() forms that
+ * <refcount/refcount.h> documents.  The design is the kernel's since v5.5
+ * (include/linux/refcount.h, lib/refcount.c; Will Deacon): one
+ * fetch-and-add or fetch-and-sub, then a check of the old value; a bad one
+ * goes to the cold path, which stores the saturated value (or puts an
+ * immortal one back) and reports.
+ *
+ * Internal to librefcount's headers; not part of the API.
+ */
+
+#if __RC_ATOMIC
+#define __RC_LOAD(p) __atomic_load_n(p, __ATOMIC_RELAXED)
+#define __RC_FETCH_ADD(p, i, mo) __atomic_fetch_add(p, i, mo)
+#define __RC_FETCH_SUB(p, i, mo) __atomic_fetch_sub(p, i, mo)
+#define __RC_CAS(p, oldp, new, mo)                                             \
+	__atomic_compare_exchange_n(p, oldp, new, true, mo, __ATOMIC_RELAXED)
+#define __RC_ACQUIRE_AFTER_DEC(r) __refcount_acquire_after_dec(r)
+#else
+/* One thread: plain loads and stores, in wrapping arithmetic. */
+#define __RC_LOAD(p) (*(p))
+#define __RC_FETCH_ADD(p, i, mo)                                               \
+	__extension__({                                                        \
+		__RC_V __rc_old = *(p);                                        \
+		*(p) = __RC_WRAP_ADD(__rc_old, i);                             \
+		__rc_old;                                                      \
+	})
+#define __RC_FETCH_SUB(p, i, mo)                                               \
+	__extension__({                                                        \
+		__RC_V __rc_old = *(p);                                        \
+		*(p) = __RC_WRAP_SUB(__rc_old, i);                             \
+		__rc_old;                                                      \
+	})
+#define __RC_CAS(p, oldp, new, mo)                                             \
+	__extension__({                                                        \
+		bool __rc_same = *(p) == *(oldp);                              \
+		if (__rc_same)                                                 \
+			*(p) = (new);                                          \
+		else                                                           \
+			*(oldp) = *(p);                                        \
+		__rc_same;                                                     \
+	})
+#define __RC_ACQUIRE_AFTER_DEC(r) ((void)(r))
+#endif
+
+/* Wrapping arithmetic without signed-overflow undefined behaviour. */
+#define __RC_WRAP_ADD(a, b) ((__RC_V)((__RC_UV)(a) + (__RC_UV)(b)))
+/* The largest value of __RC_V (INT_MAX, LONG_MAX). */
+#define __RC_MAXV ((__RC_V)((__RC_UV)-1 >> 1))
+#define __RC_WRAP_SUB(a, b) ((__RC_V)((__RC_UV)(a) - (__RC_UV)(b)))
+
+/**
+ * __refcount_add_not_zero_limited_acquire() - add unless 0 or over a limit
+ * @i: the value to add (a count of references)
+ * @r: the refcount
+ * @oldp: if not NULL, receives the value seen before the operation
+ * @limit: the largest count this call may produce (inclusive); INT_MAX means
+ *	no limit
+ *
+ * Follows the 2025 kernel (Suren Baghdasaryan), for objects whose memory may
+ * be reused for another object of the same type (SLAB_TYPESAFE_BY_RCU).
+ * Saturating breed only.
+ *
+ * Memory ordering: ACQUIRE on success (the compare-and-swap), nothing on
+ * failure.  Context: any thread; lock-free.
+ *
+ * Return: false if the count was 0 or if @i would take it past @limit (then
+ * nothing changes and nothing is reported); true otherwise, and for an
+ * immortal counter.  As in the kernel, "past @limit" is tested as
+ * `i > limit - old` in wrapping arithmetic, so a saturated counter (old < 0)
+ * also returns false, without a report.
+ *
+ * Misuse: a result that overflows saturates and reports ADD_NOT_ZERO_OVF.
+ */
+static __refcount_inline __refcount_must_check bool
+__RC_F(add_not_zero_limited_acquire)(__RC_V i, __RC_T *r, __RC_V *oldp,
+				     __RC_V limit)
+{
+	__RC_V old = __RC_LOAD(&r->refs);
+
+	do {
+		if (!old)
+			break;
+		if (i > __RC_WRAP_SUB(limit, old)) {
+			if (oldp)
+				*oldp = old;
+			/* Refused, but an immortal counter is always taken. */
+			return __refcount_unlikely(__RC_IMMORTAL(old));
+		}
+	} while (!__RC_CAS(&r->refs, &old, __RC_WRAP_ADD(old, i),
+			   __ATOMIC_ACQUIRE));
+
+	if (oldp)
+		*oldp = old;
+	if (__refcount_unlikely(old < 0 || __RC_WRAP_ADD(old, i) < 0))
+		__refcount_call_void(__RC_WARN(r, REFCOUNT_ADD_NOT_ZERO_OVF));
+	return old;
+}
+
+/**
+ * __refcount_inc_not_zero_limited_acquire() - increment unless 0 or at a limit
+ * @r: the refcount
+ * @oldp: if not NULL, receives the value seen before the operation
+ * @limit: the largest count this call may produce (inclusive)
+ *
+ * __refcount_add_not_zero_limited_acquire() with @i = 1.  Saturating breed
+ * only.  Return: as there.
+ */
+static __refcount_inline __refcount_must_check bool
+__RC_F(inc_not_zero_limited_acquire)(__RC_T *r, __RC_V *oldp, __RC_V limit)
+{
+	return __RC_F(add_not_zero_limited_acquire)(1, r, oldp, limit);
+}
+
+/* The __refcount_*() forms below are documented in <refcount/refcount.h>. */
+
+static __refcount_inline __refcount_must_check bool
+__RC_F(add_not_zero)(__RC_V i, __RC_T *r, __RC_V *oldp)
+{
+	__RC_V old = __RC_LOAD(&r->refs);
+
+	do {
+		if (!old)
+			break;
+	} while (!__RC_CAS(&r->refs, &old, __RC_WRAP_ADD(old, i),
+			   __ATOMIC_RELAXED));
+
+	if (oldp)
+		*oldp = old;
+	/*
+	 * For a constant 0 < i < MAX, "old < 0 or old + i past MAX" is one
+	 * unsigned compare (cmp, ja instead of test, js, mov, add, js); old ==
+	 * 0 passes it, as it must: nothing was added.
+	 */
+	if (__builtin_constant_p(i) && i > 0 && i < __RC_MAXV) {
+		if (__refcount_unlikely((__RC_UV)old > (__RC_UV)(__RC_MAXV - i)))
+			__refcount_call_void(
+				__RC_WARN(r, REFCOUNT_ADD_NOT_ZERO_OVF));
+		return old;
+	}
+	if (__refcount_unlikely(old < 0 || __RC_WRAP_ADD(old, i) < 0))
+		__refcount_call_void(__RC_WARN(r, REFCOUNT_ADD_NOT_ZERO_OVF));
+	return old;
+}
+
+static __refcount_inline __refcount_must_check bool
+__RC_F(add_not_zero_acquire)(__RC_V i, __RC_T *r, __RC_V *oldp)
+{
+	return __RC_F(add_not_zero_limited_acquire)(i, r, oldp,
+						    (__RC_V)((__RC_UV)-1 >> 1));
+}
+
+static __refcount_inline void __RC_F(add)(__RC_V i, __RC_T *r, __RC_V *oldp)
+{
+	__RC_V old = __RC_FETCH_ADD(&r->refs, i, __ATOMIC_RELAXED);
+
+	if (oldp)
+		*oldp = old;
+	/*
+	 * For a constant 0 < i < MAX, the three bad cases (old == 0, old < 0,
+	 * old + i past MAX) are together "old outside [1, MAX - i]", one
+	 * unsigned compare of old - 1: lea, cmp, ja instead of test, je, cmp,
+	 * ja.  The cold path then tells them apart.
+	 */
+	if (__builtin_constant_p(i) && i > 0 && i < __RC_MAXV) {
+		if (__refcount_unlikely((__RC_UV)old - 1u >
+					(__RC_UV)(__RC_MAXV - i - 1))) {
+			if (!old)
+				__refcount_call_void(
+					__RC_WARN(r, REFCOUNT_ADD_UAF));
+			else
+				__refcount_call_void(
+					__RC_WARN(r, REFCOUNT_ADD_OVF));
+		}
+		return;
+	}
+	if (__refcount_unlikely(!old))
+		__refcount_call_void(__RC_WARN(r, REFCOUNT_ADD_UAF));
+	else if (__refcount_unlikely(old < 0 || __RC_WRAP_ADD(old, i) < 0))
+		__refcount_call_void(__RC_WARN(r, REFCOUNT_ADD_OVF));
+}
+
+static __refcount_inline __refcount_must_check bool
+__RC_F(sub_and_test)(__RC_V i, __RC_T *r, __RC_V *oldp)
+{
+	__RC_V old;
+
+#ifdef __RC_ASM
+	if (__refcount_likely(!oldp && __builtin_constant_p(i) && i > 0))
+		return __refcount_sat_asm_sub_and_test(i, r);
+#endif
+	old = __RC_FETCH_SUB(&r->refs, i, __ATOMIC_RELEASE);
+
+	if (oldp)
+		*oldp = old;
+	if (old > 0 && old == i) {
+		__RC_ACQUIRE_AFTER_DEC(r);
+		return true;
+	}
+	if (__refcount_unlikely(old <= 0 || __RC_WRAP_SUB(old, i) < 0))
+		__refcount_call_void(__RC_WARN(r, REFCOUNT_SUB_UAF));
+	return false;
+}
+
+static __refcount_inline void __RC_F(dec)(__RC_T *r, __RC_V *oldp)
+{
+	__RC_V old;
+
+#ifdef __RC_ASM
+	if (__refcount_likely(!oldp)) {
+		__refcount_sat_asm_dec(r);
+		return;
+	}
+#endif
+	old = __RC_FETCH_SUB(&r->refs, 1, __ATOMIC_RELEASE);
+
+	if (oldp)
+		*oldp = old;
+	if (__refcount_unlikely(old <= 1))
+		__refcount_call_void(__RC_WARN(r, REFCOUNT_DEC_LEAK));
+}
+
+#undef __RC_LOAD
+#undef __RC_FETCH_ADD
+#undef __RC_FETCH_SUB
+#undef __RC_CAS
+#undef __RC_ACQUIRE_AFTER_DEC
+#undef __RC_WRAP_ADD
+#undef __RC_MAXV
+#undef __RC_WRAP_SUB
+#undef __RC_T
+#undef __RC_V
+#undef __RC_UV
+#undef __RC_F
+#undef __RC_WARN
+#undef __RC_IMMORTAL
+#undef __RC_ATOMIC
+#undef __RC_ASM
