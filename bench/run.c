@@ -406,7 +406,13 @@ void run_precise(void)
 		precise_rounds++;
 	}
 	bar_clear();
-	precise_resolved = !g || half <= PRECISE_HALF;
+	/* resolved only if no interval is wider, the ones at MAX_ROUNDS too */
+	precise_resolved = true;
+	for (unsigned int k = 0; k < nr_groups; k++)
+		if (groups[k].suite != CODESIZE &&
+		    ci_half(groups[k].cell[target].ci_lo,
+			    groups[k].cell[target].ci_hi) > PRECISE_HALF)
+			precise_resolved = false;
 	free_objects();
 }
 

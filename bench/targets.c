@@ -115,7 +115,7 @@ static void print_intervals(void)
 
 		if (!goal)
 			continue;
-		printf("    %-34s <= %.2f: %.3fx [%.3f, %.3f] +-%.1f%% "
+		printf("    %-34s <= %.2f: %.3fx [%.4f, %.4f] +-%.1f%% "
 		       "(%u rounds), %s\n",
 		       group_text(g, what, sizeof(what)), goal, c->rmed,
 		       c->ci_lo, c->ci_hi, 100 * ci_half(c->ci_lo, c->ci_hi),
