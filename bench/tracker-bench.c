@@ -20,7 +20,7 @@
  * min-max.  Built with -fno-omit-frame-pointer, so the frame-pointer walk
  * sees every frame.
  *
- * Usage: tracker-bench [--quick] [--backend=fp|backtrace]
+ * Usage: tracker-bench [--quick] [--backend=fp|libunwind|backtrace]
  */
 #define _GNU_SOURCE
 #define REFCOUNT_TRACKER
@@ -137,8 +137,12 @@ static __attribute__((noinline)) void count_frames(void)
 int main(int argc, char **argv)
 {
 	static struct ref_tracker *live[LIVE];
-	enum refcount_stack_backend backends[] = { REFCOUNT_STACK_FP,
-						   REFCOUNT_STACK_BACKTRACE };
+	static const struct {
+		const char *arg;
+		enum refcount_stack_backend b;
+	} backends[] = { { "fp", REFCOUNT_STACK_FP },
+			 { "libunwind", REFCOUNT_STACK_LIBUNWIND },
+			 { "backtrace", REFCOUNT_STACK_BACKTRACE } };
 	struct __ref_tracker_dir_stats s;
 	struct mallinfo2 m0, m1;
 	bool quick = false;
@@ -154,20 +158,27 @@ int main(int argc, char **argv)
 	pairs = quick ? 20000 : 1000000;
 	kref_init(&ref);
 	ref_tracker_dir_init(&dir, 16, "bench");
+	printf("tracker-bench: chosen capture backend: %s\n",
+	       __refcount_stack_backend_name(__refcount_stack_select()));
 	printf("tracker-bench: single thread, %ld pairs x %d rounds, median "
 	       "[min-max], %d frames down\n",
 	       pairs, ROUNDS, DEPTH);
 	measure(loop_plain, plain);
 	printf("%-34s %8.1f ns [%.1f-%.1f]\n",
 	       "kref_get + kref_put (untracked)", plain[0], plain[1], plain[2]);
-	for (unsigned int b = 0; b < 2; b++) {
+	for (unsigned int b = 0; b < sizeof(backends) / sizeof(backends[0]);
+	     b++) {
 		char name[64];
 
-		if (only && strcmp(only, b ? "backtrace" : "fp"))
+		if (only && strcmp(only, backends[b].arg))
 			continue;
-		__refcount_stack_force(backends[b]);
+		if (!__refcount_stack_force(backends[b].b)) {
+			printf("%s: not available (libunwind.so.8 not found)\n",
+			       __refcount_stack_backend_name(backends[b].b));
+			continue;
+		}
 		snprintf(name, sizeof(name), "tracked pair, %s",
-			 __refcount_stack_backend_name(backends[b]));
+			 __refcount_stack_backend_name(backends[b].b));
 		measure(loop_tracked, r);
 		printf("%-34s %8.1f ns [%.1f-%.1f]\n", name, r[0], r[1], r[2]);
 		measure(loop_capture, r);

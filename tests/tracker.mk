@@ -98,13 +98,13 @@ $(TRK_EX): docs/example-tracker.c $(TRK)/librefcount.a $(LIB_HDRS)
 	$(CC) $(filter-out -O%,$(ALL_CFLAGS)) -O0 -DREFCOUNT_TRACKER $< \
 		$(TRK)/librefcount.a -o $@
 check-tracker-example: $(TRK_EX)
-	@set -e; for c in default fp backtrace; do \
+	@set -e; for c in default fp backtrace libunwind; do \
 		REFCOUNT_TRACKER_CAPTURE=$$c $(TRK_EX) 2>&1 | $(TRK_MASK) \
 			> $(TRK)/example-$$c.out; \
 		diff -u docs/example-tracker.expected $(TRK)/example-$$c.out || \
 			{ echo "check-tracker-example ($$c): differs"; exit 1; }; \
 	done
-	@echo "check-tracker-example: passed (default, fp, backtrace)"
+	@echo "check-tracker-example: passed (default, fp, backtrace, libunwind)"
 update-tracker-example: $(TRK_EX)
 	REFCOUNT_TRACKER_CAPTURE=fp $(TRK_EX) 2>&1 | $(TRK_MASK) \
 		> docs/example-tracker.expected

@@ -66,22 +66,24 @@ struct ref_tracker;
 #include <pthread.h>
 #include <stdatomic.h>
 
-/* Internal: a doubly linked list link (the kernel's list_head). */
-struct __ref_tracker_link {
-	struct __ref_tracker_link *next, *prev;
-};
-
 /**
  * struct ref_tracker_dir - the trackers of one object, or of a class of them
- * @lock: guards everything below but the counts
- * @list: the live trackers, oldest first
- * @quarantine: released trackers kept to catch a second put, oldest first
+ * @lock: guards the chunks and the dir's free list and quarantine (the
+ *	per-thread caches refill from them, and give back to them, in batches)
+ * @id: the dir's number, unique in the process, to find a thread's cache
  * @free_trackers: released trackers ready for reuse
- * @chunks: the memory the trackers are carved from (freed at exit)
- * @quarantine_avail: how many more released trackers the quarantine takes
+ * @quarantine: released trackers handed back by exited threads, oldest first
+ * @quarantine_tail: its last one
+ * @nr_free: trackers on @free_trackers
+ * @nr_quarantined: trackers on @quarantine
+ * @quarantine_count: the quarantine's bound, per thread
+ * @chunks: the memory the trackers are carved from, oldest first (freed at
+ *	exit); the reports scan it for live trackers
+ * @chunks_tail: its last one
  * @untracked: gets whose tracker could not be allocated, minus their puts
  * @no_tracker: gets with a NULL @trackerp, minus puts with one
  * @counter: the last counter a tracked wrapper registered for this dir
+ * @registry_next: the next dir in the registry of live dirs
  * @dead: set by ref_tracker_dir_exit()
  * @name: the name printed in reports
  *
@@ -90,14 +92,16 @@ struct __ref_tracker_link {
  */
 struct ref_tracker_dir {
 	pthread_mutex_t lock;
-	struct __ref_tracker_link list;
-	struct __ref_tracker_link quarantine;
+	unsigned long long id;
 	struct ref_tracker *free_trackers;
-	void *chunks;
-	unsigned int quarantine_avail;
+	struct ref_tracker *quarantine, *quarantine_tail;
+	unsigned int nr_free, nr_quarantined;
+	unsigned int quarantine_count;
+	struct __ref_tracker_chunk *chunks, *chunks_tail;
 	atomic_int untracked;
 	atomic_int no_tracker;
 	_Atomic(const void *) counter;
+	struct ref_tracker_dir *registry_next;
 	bool dead;
 	char name[32];
 };
