@@ -195,9 +195,10 @@ bt_walk(uintptr_t *entries, unsigned int max, unsigned int skip, bool unw)
 }
 
 /*
- * Both walks as seen from the same caller: they start one level down (in
- * fp_walk / bt_walk), so skip 0 makes both begin at our caller's return
- * address.  (An inline function: its callers are the frame to skip.)
+ * Both walks as seen from the same caller, the function this is inlined
+ * in: the frame-pointer walk starts at that function's record, and
+ * bt_walk() one level down; with the @skip + 1 that function passes, both
+ * begin at the return address of its caller.
  */
 static __attribute__((always_inline)) inline unsigned int
 capture(uintptr_t *entries, unsigned int max, unsigned int skip, uint64_t *hash)
@@ -208,8 +209,14 @@ capture(uintptr_t *entries, unsigned int max, unsigned int skip, uint64_t *hash)
 
 	if (max > REF_TRACKER_STACK_ENTRIES)
 		max = REF_TRACKER_STACK_ENTRIES;
+	/*
+	 * The walk in line, from our caller's own record (which holds the
+	 * return into its caller, one of the @skip): one load fewer in the
+	 * chain than through fp_walk().
+	 */
 	if (b == REFCOUNT_STACK_FP)
-		return fp_walk(entries, max, skip, hash);
+		return walk_from(__builtin_frame_address(0), entries, max, skip,
+				 hash);
 	n = bt_walk(entries, max, skip, b == REFCOUNT_STACK_LIBUNWIND);
 	*hash = __refcount_stack_hash(entries, n);
 	return n;
