@@ -318,15 +318,7 @@ static unsigned int snapshot(struct ref_tracker_dir *dir,
 	return n;
 }
 
-/* Where a report goes: a FILE, or a buffer (scnprintf-style). */
-struct sink {
-	FILE *f;
-	char *buf;
-	size_t size, len;
-};
-
-static __attribute__((format(printf, 2, 3))) void emit(struct sink *s,
-						       const char *fmt, ...)
+void __ref_tracker_emit(struct __ref_tracker_sink *s, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
@@ -343,6 +335,9 @@ static __attribute__((format(printf, 2, 3))) void emit(struct sink *s,
 	}
 	va_end(ap);
 }
+
+#define emit __ref_tracker_emit
+#define sink __ref_tracker_sink
 
 #define SMALL_LIMIT 16
 

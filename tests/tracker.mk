@@ -1,4 +1,5 @@
-# tests/tracker.mk - the ref_tracker's checks beyond the unit suite (issue 13)
+# tests/tracker.mk - the ref_tracker's and the groups' checks beyond the unit
+# suite (issue 13)
 #
 # The unit suite (mk/unit.mk) holds tests/ref_tracker.c, so the reports,
 # the quarantine, both capture backends and the wrappers run in every unit
@@ -60,11 +61,15 @@ check-tracker-tsan: $(BREEDS:%=$(REL)/tsan/tracker-threads-%) \
 #                    -> ref_tracker::double_put_both_stacks
 #   NO_GROUPING      every live tracker reported as its own group
 #                    -> ref_tracker::leaks_grouped_by_stack
+#   NO_ERASE         a group's log keeps the records of an object whose
+#                    count dropped to 0 (src/ref_group.c)
+#                    -> groups::rlog_keeps_unbalanced
 
-TRK_MUTANTS := UNBOUNDED_WALK NO_QUARANTINE NO_GROUPING
+TRK_MUTANTS := UNBOUNDED_WALK NO_QUARANTINE NO_GROUPING NO_ERASE
 TRK_MUTANT_TEST_UNBOUNDED_WALK := capture::bad_chain_is_bounded
 TRK_MUTANT_TEST_NO_QUARANTINE := ref_tracker::double_put_both_stacks
 TRK_MUTANT_TEST_NO_GROUPING := ref_tracker::leaks_grouped_by_stack
+TRK_MUTANT_TEST_NO_ERASE := groups::rlog_keeps_unbalanced
 
 define TRK_MUTANT
 $$(eval $$(call LIB_VARIANT,$(TRK)/mutant-$(1),$(CC),\

@@ -74,6 +74,14 @@ unsigned long __ref_tracker_cache_quarantined(struct ref_tracker_dir *dir);
 FILE *__ref_tracker_output(FILE *f);
 /* The stream reports go to now. */
 FILE *__ref_tracker_stream(void);
+/* Where a report goes: a FILE, or else a buffer (scnprintf-style). */
+struct __ref_tracker_sink {
+	FILE *f;
+	char *buf;
+	size_t size, len;
+};
+__attribute__((format(printf, 2, 3))) void
+__ref_tracker_emit(struct __ref_tracker_sink *s, const char *fmt, ...);
 /* Tests: make the next @n tracker allocations fail. */
 void __ref_tracker_inject_oom(unsigned int n);
 /* Puts of already released trackers caught, process-wide. */
