@@ -57,8 +57,9 @@
  * struct ref_tracker - one tracked reference (opaque)
  *
  * Allocated by ref_tracker_alloc() from its dir, released to the dir's
- * quarantine by ref_tracker_free().  24 bytes on 64-bit machines: two list
- * links and two 32-bit stack handles.
+ * quarantine by ref_tracker_free().  16 bytes on 64-bit machines, 8 on
+ * 32-bit ones: a state word (live or released, and the 15-bit depot
+ * handles of its get and put) and a list link.
  */
 struct ref_tracker;
 
@@ -109,8 +110,9 @@ struct ref_tracker_dir {
 /**
  * ref_tracker_dir_init() - initialise a tracker dir
  * @dir: the dir
- * @quarantine_count: how many released trackers to keep, >= 0, to detect a
- *	put of an already released one; the oldest is recycled past that
+ * @quarantine_count: how many released trackers each thread keeps, >= 0,
+ *	to detect a put of an already released one; the oldest is recycled
+ *	past that
  * @name: its name in reports (copied, at most 31 characters)
  *
  * The first call in the process also chooses the stack capture backend
@@ -196,12 +198,14 @@ int ref_tracker_dir_snprint(struct ref_tracker_dir *dir, char *buf,
  *	NULL))
  *
  * Captures up to 16 return addresses from the caller up, saves them in the
- * stack depot, and links a tracker holding the 32-bit handle into @dir.
+ * stack depot, and marks a tracker live with the 32-bit handle.
  *
- * Memory ordering: takes and releases @dir->lock.
+ * Memory ordering: the tracker is published with a release store, so that
+ * a put or a report on another thread (acquire) sees its stack saved.
  *
- * Context: any thread; takes @dir->lock; may call malloc() once every 170
- * trackers.
+ * Context: any thread.  Takes no lock and does no atomic read-modify-write
+ * but every 32nd get of a thread in a dir, which refills the thread's cache
+ * under @dir->lock (and calls malloc() once every 255 trackers).
  *
  * Return: 0 on success (also with a NULL @trackerp); -ENOMEM if no tracker
  * could be allocated: *@trackerp is then NULL and the get is counted in
@@ -219,22 +223,26 @@ int ref_tracker_alloc(struct ref_tracker_dir *dir,
  * @trackerp: the tracker's location, or NULL for a put of a get without one
  *
  * Captures the caller's stack, marks the tracker released and moves it to
- * the quarantine.  A tracker that is already released is reported
- * ("reference already released.", with its allocation and free stacks and
- * the stack of this second put) and left alone.  *@trackerp is not
- * cleared, so that a second put through it is caught.
+ * the calling thread's quarantine for @dir.  A tracker that is already
+ * released is reported ("reference already released.", with its
+ * allocation and free stacks and the stack of this second put) and left
+ * alone.  *@trackerp is not cleared, so that a second put through it is
+ * caught.
  *
- * Memory ordering: takes and releases @dir->lock.
+ * Memory ordering: one compare-and-swap on the tracker (acquire and
+ * release), so that of two racing puts of one tracker exactly one wins.
  *
- * Context: any thread; takes @dir->lock.
+ * Context: any thread; takes @dir->lock only when the thread's cache
+ * gives trackers back (one put in 32, at most).
  *
  * Return: 0 on success; -EEXIST if *@trackerp is NULL (a get whose tracker
  * allocation failed, counted off @dir->untracked); -EINVAL for a tracker
  * already released.
  *
- * Misuse: a tracker released so long ago that it left the quarantine may
- * have been reused; a second put of it is then not caught, and releases
- * the other reference's tracker instead.
+ * Misuse: the quarantine holds the last @quarantine_count trackers each
+ * thread released in @dir; one that left it stays marked released until
+ * it is reused, and a second put of a reused one is not caught: it
+ * releases the other reference's tracker instead.
  *
  * Follows lib/ref_tracker.c ref_tracker_free().
  */
