@@ -13,10 +13,10 @@
  * (or of a class of objects).  Its report lists the live ones grouped by
  * the stack that took them:
  *
- *	session@0x562aa0bb63c0 has 1/1 users at
- *	     session_lookup+0xaa/0xe1 (example-tracker+0x285d) example-tracker.c:79
- *	     handle_request_leaky+0x1c/0x7e (example-tracker+0x29bf) example-tracker.c:107
- *	     main+0x9d/0xe8 (example-tracker+0x2b55) example-tracker.c:147
+ *	session@0x56276a5f9420 has 1/1 users at
+ *	     session_lookup+0x1cd/0x204 (example-tracker+0x29b3) example-tracker.c:79
+ *	     handle_request_leaky+0x1c/0x7e (example-tracker+0x2b3c) example-tracker.c:107
+ *	     main+0x9d/0xe8 (example-tracker+0x2cd2) example-tracker.c:147
  *
  * and a put of a tracker that was already put prints "reference already
  * released." with the stacks of its get and of its first put, as long as
