@@ -22,12 +22,13 @@
 #
 # The example's library copy, $(TRK)/librefcount.a, is compiled after
 # libdw-dev is installed (file:line); the other copies use libdw only if
-# its headers happen to be there (src/symbolize.c).
+# its headers happen to be there (src/symbolize.c).  libunwind8 (run time
+# only, dlopen()ed) gives the example its libunwind run.
 
 TRK := $(B)/tracker
 TRK_NEED := $(TRK)/.need
 $(TRK_NEED): | $(UNIT_NEED)
-	$(NEED) libdw-dev binutils
+	$(NEED) libdw-dev binutils libunwind8
 	@mkdir -p $(@D) && touch $@
 
 $(eval $(call LIB_VARIANT,$(TRK),$(CC),$$(ALL_CFLAGS),$(TRK_NEED)))
