@@ -60,6 +60,7 @@ void ref_tracker_dir_init(struct ref_tracker_dir *dir,
 			  unsigned int quarantine_count, const char *name)
 {
 	__refcount_stack_select();
+	__ref_tracker_cache_unlink(dir);
 	memset(dir, 0, sizeof(*dir));
 	pthread_mutex_init(&dir->lock, NULL);
 	dir->quarantine_count = quarantine_count;

@@ -275,10 +275,10 @@ void __ref_tracker_quarantine(struct ref_tracker_dir *dir,
 		give_back(dir, w);
 }
 
-void __ref_tracker_cache_exit(struct ref_tracker_dir *dir)
+/* Take @dir out of the registry if it is there (its links are valid then). */
+void __ref_tracker_cache_unlink(struct ref_tracker_dir *dir)
 {
 	struct ref_tracker_dir **pp;
-	struct way *w = &ways[dir->id % CACHE_WAYS];
 
 	pthread_mutex_lock(&registry_lock);
 	for (pp = &registry[bucket_of(dir)]; *pp; pp = &(*pp)->registry_next)
@@ -287,6 +287,13 @@ void __ref_tracker_cache_exit(struct ref_tracker_dir *dir)
 			break;
 		}
 	pthread_mutex_unlock(&registry_lock);
+}
+
+void __ref_tracker_cache_exit(struct ref_tracker_dir *dir)
+{
+	struct way *w = &ways[dir->id % CACHE_WAYS];
+
+	__ref_tracker_cache_unlink(dir);
 	if (w->id == dir->id)
 		*w = (struct way){ 0 };
 }

@@ -65,6 +65,8 @@ void __ref_tracker_cache_init(struct ref_tracker_dir *dir);
 struct ref_tracker *__ref_tracker_get(struct ref_tracker_dir *dir);
 void __ref_tracker_quarantine(struct ref_tracker_dir *dir,
 			      struct ref_tracker *t);
+/* Before an init: a dir initialised twice leaves the registry first. */
+void __ref_tracker_cache_unlink(struct ref_tracker_dir *dir);
 /* At exit: forget @dir in the registry and in this thread's cache. */
 void __ref_tracker_cache_exit(struct ref_tracker_dir *dir);
 /* Released trackers in @dir's quarantine and this thread's for it. */
