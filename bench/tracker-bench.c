@@ -20,7 +20,7 @@
  * min-max.  Built with -fno-omit-frame-pointer, so the frame-pointer walk
  * sees every frame.
  *
- * Usage: tracker-bench [--quick] [--backend=fp|backtrace]
+ * Usage: tracker-bench [--quick] [--backend=fp|libunwind|backtrace]
  */
 #define _GNU_SOURCE
 #define REFCOUNT_TRACKER
@@ -77,6 +77,20 @@ static __attribute__((noinline)) void loop_capture(void)
 	}
 }
 
+/*
+ * A chain of dependent loads that hit L1, as a frame-pointer walk is: what
+ * one frame costs at least.  Reported per load.
+ */
+static void *chase_ring[16];
+static __attribute__((noinline)) void loop_chase(void)
+{
+	void **p = chase_ring;
+
+	for (long i = 0; i < pairs; i++)
+		p = *p;
+	__asm__ volatile("" ::"r"(p) : "memory");
+}
+
 static __attribute__((noinline)) void loop_plain(void)
 {
 	for (long i = 0; i < pairs; i++) {
@@ -121,6 +135,8 @@ static void measure(void (*fn)(void), double out[3])
 	out[2] = r[ROUNDS - 1];
 }
 
+static unsigned int nframes;
+
 static unsigned int frames_captured(void)
 {
 	uintptr_t e[REF_TRACKER_STACK_ENTRIES];
@@ -130,20 +146,25 @@ static unsigned int frames_captured(void)
 
 static __attribute__((noinline)) void count_frames(void)
 {
-	printf("  frames per capture: %u (of at most %d)\n", frames_captured(),
+	nframes = frames_captured();
+	printf("  frames per capture: %u (of at most %d)\n", nframes,
 	       REF_TRACKER_STACK_ENTRIES);
 }
 
 int main(int argc, char **argv)
 {
 	static struct ref_tracker *live[LIVE];
-	enum refcount_stack_backend backends[] = { REFCOUNT_STACK_FP,
-						   REFCOUNT_STACK_BACKTRACE };
+	static const struct {
+		const char *arg;
+		enum refcount_stack_backend b;
+	} backends[] = { { "fp", REFCOUNT_STACK_FP },
+			 { "libunwind", REFCOUNT_STACK_LIBUNWIND },
+			 { "backtrace", REFCOUNT_STACK_BACKTRACE } };
 	struct __ref_tracker_dir_stats s;
 	struct mallinfo2 m0, m1;
 	bool quick = false;
 	const char *only = NULL;
-	double plain[3], r[3];
+	double plain[3], r[3], chase;
 
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--quick"))
@@ -154,20 +175,33 @@ int main(int argc, char **argv)
 	pairs = quick ? 20000 : 1000000;
 	kref_init(&ref);
 	ref_tracker_dir_init(&dir, 16, "bench");
+	printf("tracker-bench: chosen capture backend: %s\n",
+	       __refcount_stack_backend_name(__refcount_stack_select()));
 	printf("tracker-bench: single thread, %ld pairs x %d rounds, median "
 	       "[min-max], %d frames down\n",
 	       pairs, ROUNDS, DEPTH);
+	for (int i = 0; i < 16; i++)
+		chase_ring[i] = &chase_ring[(i + 1) % 16];
+	measure(loop_chase, r);
+	chase = r[0];
+	printf("%-34s %8.2f ns [%.2f-%.2f]\n", "L1 load-to-use (pointer chase)",
+	       r[0], r[1], r[2]);
 	measure(loop_plain, plain);
 	printf("%-34s %8.1f ns [%.1f-%.1f]\n",
 	       "kref_get + kref_put (untracked)", plain[0], plain[1], plain[2]);
-	for (unsigned int b = 0; b < 2; b++) {
+	for (unsigned int b = 0; b < sizeof(backends) / sizeof(backends[0]);
+	     b++) {
 		char name[64];
 
-		if (only && strcmp(only, b ? "backtrace" : "fp"))
+		if (only && strcmp(only, backends[b].arg))
 			continue;
-		__refcount_stack_force(backends[b]);
+		if (!__refcount_stack_force(backends[b].b)) {
+			printf("%s: not available (libunwind.so.8 not found)\n",
+			       __refcount_stack_backend_name(backends[b].b));
+			continue;
+		}
 		snprintf(name, sizeof(name), "tracked pair, %s",
-			 __refcount_stack_backend_name(backends[b]));
+			 __refcount_stack_backend_name(backends[b].b));
 		measure(loop_tracked, r);
 		printf("%-34s %8.1f ns [%.1f-%.1f]\n", name, r[0], r[1], r[2]);
 		measure(loop_capture, r);
@@ -175,6 +209,10 @@ int main(int argc, char **argv)
 		       "[%.1f-%.1f]\n",
 		       r[0], r[1], r[2]);
 		down(DEPTH, count_frames);
+		if (backends[b].b == REFCOUNT_STACK_FP)
+			printf("  floor of a pair: 2 captures x %u frames x "
+			       "%.2f ns = %.1f ns\n",
+			       nframes, chase, 2.0 * nframes * chase);
 	}
 
 	m0 = mallinfo2();

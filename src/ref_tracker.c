@@ -2,13 +2,14 @@
 /*
  * ref_tracker.c - per-reference trackers with their stacks, and the reports
  *
- * As lib/ref_tracker.c: a dir keeps its live trackers on one list and the
- * recently released ones on a bounded quarantine, under one lock.  Each
- * tracker holds the depot handles of the stacks that took and released it.
- * Unlike the kernel, trackers are not allocated one by one: a dir carves
- * them from its own chunks of about 4 KiB, and recycles the ones that leave
- * the quarantine, so a live tracked reference costs its 24 bytes (on 64-bit
- * machines) and one malloc() per 170 of them.
+ * As lib/ref_tracker.c, each tracker holds the depot handles of the stacks
+ * that took and released it, and a dir keeps the recently released ones in
+ * a bounded quarantine to catch a second put.  Unlike the kernel, the
+ * trackers come from the dir's own chunks of about 4 KiB (one malloc() per
+ * 255 of them on 64-bit machines), through per-thread caches that take no
+ * lock and no atomic read-modify-write at a get (src/tracker-cache.c), and
+ * a live tracker is on no list: the reports scan the chunks.  A live
+ * tracked reference costs its 16 bytes.
  *
  * Built with -fno-omit-frame-pointer (mk/lib.mk): the frame-pointer walk
  * goes through the exported functions' frames to reach the caller's.
@@ -27,25 +28,9 @@
 #include <refcount/impl/tracker-internal.h>
 #include <refcount/ref_tracker.h>
 
-/* free_stack's top bit: the tracker was released. */
-#define DEAD_BIT 0x80000000u
-
-struct ref_tracker {
-	struct __ref_tracker_link link;
-	depot_stack_handle_t alloc_stack;
-	depot_stack_handle_t free_stack; /* | DEAD_BIT once released */
-};
 _Static_assert(sizeof(struct ref_tracker) <= 32, "<= 32 bytes per tracker");
-_Static_assert(REFCOUNT_STACK_DEPOT_MAX < DEAD_BIT, "handles below DEAD_BIT");
-
-#define CHUNK_BYTES 4088 /* 4 KiB with malloc's 8-byte header */
-struct chunk {
-	struct chunk *next;
-	struct ref_tracker trackers[(CHUNK_BYTES - sizeof(void *)) /
-				    sizeof(struct ref_tracker)];
-};
-#define CHUNK_TRACKERS                                                         \
-	(sizeof(((struct chunk *)0)->trackers) / sizeof(struct ref_tracker))
+_Static_assert(REFCOUNT_STACK_DEPOT_MAX <= __TRK_HANDLE_MASK,
+	       "handles fit the state word");
 
 static FILE *_Atomic report_out;
 static atomic_uint inject_oom;
@@ -71,113 +56,50 @@ void __ref_tracker_inject_oom(unsigned int n)
 	atomic_store(&inject_oom, n);
 }
 
-static void list_init(struct __ref_tracker_link *h)
-{
-	h->next = h->prev = h;
-}
-
-static void list_del(struct __ref_tracker_link *l)
-{
-	l->prev->next = l->next;
-	l->next->prev = l->prev;
-}
-
-static void list_add_tail(struct __ref_tracker_link *l,
-			  struct __ref_tracker_link *h)
-{
-	l->prev = h->prev;
-	l->next = h;
-	h->prev->next = l;
-	h->prev = l;
-}
-
-static struct ref_tracker *tracker_of(struct __ref_tracker_link *l)
-{
-	return (struct ref_tracker *)((char *)l -
-				      offsetof(struct ref_tracker, link));
-}
-
 void ref_tracker_dir_init(struct ref_tracker_dir *dir,
 			  unsigned int quarantine_count, const char *name)
 {
 	__refcount_stack_select();
+	__ref_tracker_cache_unlink(dir);
 	memset(dir, 0, sizeof(*dir));
 	pthread_mutex_init(&dir->lock, NULL);
-	list_init(&dir->list);
-	list_init(&dir->quarantine);
-	dir->quarantine_avail = quarantine_count;
+	dir->quarantine_count = quarantine_count;
 	snprintf(dir->name, sizeof(dir->name), "%s", name ? name : "");
-}
-
-/* A tracker from the free list or a new chunk; NULL if out of memory. */
-static struct ref_tracker *get_tracker(struct ref_tracker_dir *dir)
-{
-	struct ref_tracker *t = dir->free_trackers;
-	struct chunk *c;
-	unsigned int oom =
-		atomic_load_explicit(&inject_oom, memory_order_relaxed);
-
-	if (oom && atomic_compare_exchange_strong(&inject_oom, &oom, oom - 1))
-		return NULL;
-	if (t) {
-		dir->free_trackers = (struct ref_tracker *)t->link.next;
-		return t;
-	}
-	c = malloc(sizeof(*c));
-	if (!c)
-		return NULL;
-	c->next = dir->chunks;
-	dir->chunks = c;
-	/* Keep the first tracker, put the others on the free list. */
-	for (size_t i = CHUNK_TRACKERS - 1; i > 0; i--) {
-		c->trackers[i].link.next =
-			(struct __ref_tracker_link *)dir->free_trackers;
-		dir->free_trackers = &c->trackers[i];
-	}
-	return &c->trackers[0];
-}
-
-static void put_tracker(struct ref_tracker_dir *dir, struct ref_tracker *t)
-{
-	t->link.next = (struct __ref_tracker_link *)dir->free_trackers;
-	dir->free_trackers = t;
+	__ref_tracker_cache_init(dir);
 }
 
 static int alloc_tracker(struct ref_tracker_dir *dir,
 			 struct ref_tracker **trackerp,
 			 depot_stack_handle_t stack)
 {
-	struct ref_tracker *t;
+	struct ref_tracker *t = NULL;
+	unsigned int oom;
 
 	if (!trackerp) {
 		atomic_fetch_add(&dir->no_tracker, 1);
 		return 0;
 	}
-	pthread_mutex_lock(&dir->lock);
-	t = get_tracker(dir);
-	if (t) {
-		t->alloc_stack = stack;
-		t->free_stack = 0;
-		list_add_tail(&t->link, &dir->list);
-	}
-	pthread_mutex_unlock(&dir->lock);
+	oom = atomic_load_explicit(&inject_oom, memory_order_relaxed);
+	if (!oom || !atomic_compare_exchange_strong(&inject_oom, &oom, oom - 1))
+		t = __ref_tracker_get(dir);
 	*trackerp = t;
 	if (!t) {
 		atomic_fetch_add(&dir->untracked, 1);
 		return -ENOMEM;
 	}
+	/*
+	 * Release: a put on another thread (an acquire CAS on the state) comes
+	 * after our last use of t->next.
+	 */
+	atomic_store_explicit(&t->state,
+			      __TRK_LIVE | (stack & __TRK_HANDLE_MASK)
+						   << __TRK_HANDLE_BITS,
+			      memory_order_release);
 	return 0;
 }
 
-static __attribute__((noinline)) depot_stack_handle_t save_stack(void)
-{
-	uintptr_t e[REF_TRACKER_STACK_ENTRIES];
-	/* skip 1: save_stack() is called by the exported function. */
-	unsigned int n =
-		__refcount_stack_capture(e, REF_TRACKER_STACK_ENTRIES, 1);
-
-	return __refcount_stack_depot_save(e, n);
-}
+/* skip 0: the first entry is the return into the exported function's caller. */
+#define save_stack() __refcount_stack_save(0)
 
 int ref_tracker_alloc(struct ref_tracker_dir *dir,
 		      struct ref_tracker **trackerp)
@@ -188,13 +110,13 @@ int ref_tracker_alloc(struct ref_tracker_dir *dir,
 	return ret;
 }
 
-static bool is_dead(const struct ref_tracker *t)
+static bool is_live(uint32_t state)
 {
 #ifdef REFCOUNT_TRACKER_MUTANT_NO_QUARANTINE
-	(void)t;
-	return false; /* the mutant: a second put goes unnoticed */
+	(void)state;
+	return true; /* the mutant: a second put goes unnoticed */
 #else
-	return t->free_stack & DEAD_BIT;
+	return (state & __TRK_STATUS) == __TRK_LIVE;
 #endif
 }
 
@@ -212,7 +134,7 @@ static int free_tracker(struct ref_tracker_dir *dir,
 			depot_stack_handle_t stack)
 {
 	struct ref_tracker *t;
-	depot_stack_handle_t alloc, freed;
+	uint32_t state, dead;
 	FILE *f;
 
 	if (!trackerp) {
@@ -224,35 +146,30 @@ static int free_tracker(struct ref_tracker_dir *dir,
 		atomic_fetch_sub(&dir->untracked, 1);
 		return -EEXIST;
 	}
-	pthread_mutex_lock(&dir->lock);
-	if (is_dead(t)) {
-		alloc = t->alloc_stack;
-		freed = t->free_stack & ~DEAD_BIT;
-		pthread_mutex_unlock(&dir->lock);
-		f = out();
-		flockfile(f);
-		fprintf(f, "reference already released.\n");
-		print_stack(f, "allocated in:", alloc);
-		print_stack(f, "freed in:", freed);
-		print_stack(f, "released again in:", stack);
-		funlockfile(f);
-		atomic_fetch_add(&__ref_tracker_double_puts, 1);
-		return -EINVAL;
-	}
-	t->free_stack = stack | DEAD_BIT;
-	list_del(&t->link);
-	list_add_tail(&t->link, &dir->quarantine);
-	if (dir->quarantine_avail) {
-		dir->quarantine_avail--;
-	} else {
-		/* Full: the oldest released tracker leaves for reuse. */
-		struct ref_tracker *old = tracker_of(dir->quarantine.next);
-
-		list_del(&old->link);
-		put_tracker(dir, old);
-	}
-	pthread_mutex_unlock(&dir->lock);
+	/* One CAS: of two racing puts of one tracker, one sees it released. */
+	state = atomic_load_explicit(&t->state, memory_order_acquire);
+	do {
+		if (!is_live(state))
+			goto released;
+		dead = __TRK_DEAD |
+		       (state & ~__TRK_STATUS & ~__TRK_HANDLE_MASK) |
+		       (stack & __TRK_HANDLE_MASK);
+	} while (!atomic_compare_exchange_weak_explicit(&t->state, &state, dead,
+							memory_order_acq_rel,
+							memory_order_acquire));
+	__ref_tracker_quarantine(dir, t);
 	return 0;
+
+released:
+	f = out();
+	flockfile(f);
+	fprintf(f, "reference already released.\n");
+	print_stack(f, "allocated in:", __trk_alloc_stack(state));
+	print_stack(f, "freed in:", __trk_free_stack(state));
+	print_stack(f, "released again in:", stack);
+	funlockfile(f);
+	atomic_fetch_add(&__ref_tracker_double_puts, 1);
+	return -EINVAL;
 }
 
 int ref_tracker_free(struct ref_tracker_dir *dir, struct ref_tracker **trackerp)
@@ -283,20 +200,33 @@ bool __ref_tracker_free_counter(struct ref_tracker_dir *dir,
 	return ret != -EINVAL;
 }
 
+/* Under @dir->lock: count the live trackers, and the chunks' bytes. */
+static unsigned long count_live(struct ref_tracker_dir *dir, size_t *bytes)
+{
+	unsigned long live = 0;
+
+	*bytes = 0;
+	for (struct __ref_tracker_chunk *c = dir->chunks; c; c = c->next) {
+		*bytes += sizeof(*c);
+		for (size_t i = 0; i < __TRK_CHUNK_TRACKERS; i++)
+			live += (atomic_load_explicit(&c->trackers[i].state,
+						      memory_order_relaxed) &
+				 __TRK_STATUS) == __TRK_LIVE;
+	}
+	return live;
+}
+
 bool ref_tracker_dir_exit(struct ref_tracker_dir *dir)
 {
-	struct __ref_tracker_link *l;
-	struct chunk *c, *next;
+	struct __ref_tracker_chunk *c, *next;
 	const char *abort_env;
+	size_t bytes;
 	bool leak;
 
+	__ref_tracker_cache_exit(dir);
 	pthread_mutex_lock(&dir->lock);
 	dir->dead = true;
-	while ((l = dir->quarantine.next) != &dir->quarantine) {
-		list_del(l);
-		dir->quarantine_avail++;
-	}
-	leak = dir->list.next != &dir->list || atomic_load(&dir->untracked) ||
+	leak = count_live(dir, &bytes) || atomic_load(&dir->untracked) ||
 	       atomic_load(&dir->no_tracker);
 	pthread_mutex_unlock(&dir->lock);
 
@@ -305,13 +235,13 @@ bool ref_tracker_dir_exit(struct ref_tracker_dir *dir)
 	__ref_tracker_unbind_dir(dir);
 
 	pthread_mutex_lock(&dir->lock);
-	list_init(&dir->list);
 	for (c = dir->chunks; c; c = next) {
 		next = c->next;
 		free(c);
 	}
-	dir->chunks = NULL;
-	dir->free_trackers = NULL;
+	dir->chunks = dir->chunks_tail = NULL;
+	dir->free_trackers = dir->quarantine = dir->quarantine_tail = NULL;
+	dir->nr_free = dir->nr_quarantined = 0;
 	pthread_mutex_unlock(&dir->lock);
 	pthread_mutex_destroy(&dir->lock);
 
@@ -325,24 +255,20 @@ bool ref_tracker_dir_exit(struct ref_tracker_dir *dir)
 
 unsigned int __ref_tracker_stack_of(const struct ref_tracker *t, bool freed)
 {
-	return freed ? t->free_stack & ~DEAD_BIT : t->alloc_stack;
+	uint32_t state = atomic_load(&((struct ref_tracker *)t)->state);
+
+	return freed ? __trk_free_stack(state) : __trk_alloc_stack(state);
 }
 
 void __ref_tracker_dir_stats(struct ref_tracker_dir *dir,
 			     struct __ref_tracker_dir_stats *s)
 {
-	struct __ref_tracker_link *l;
-
 	memset(s, 0, sizeof(*s));
+	s->quarantined = __ref_tracker_cache_quarantined(dir);
 	pthread_mutex_lock(&dir->lock);
-	for (l = dir->list.next; l != &dir->list; l = l->next)
-		s->live++;
-	for (l = dir->quarantine.next; l != &dir->quarantine; l = l->next)
-		s->quarantined++;
-	for (struct chunk *c = dir->chunks; c; c = c->next) {
+	s->live = count_live(dir, &s->bytes);
+	for (struct __ref_tracker_chunk *c = dir->chunks; c; c = c->next)
 		s->chunks++;
-		s->bytes += sizeof(*c);
-	}
 	pthread_mutex_unlock(&dir->lock);
 }
 
@@ -362,40 +288,38 @@ static unsigned int snapshot(struct ref_tracker_dir *dir,
 			     struct stack_count *groups, unsigned int limit,
 			     int *total)
 {
-	struct __ref_tracker_link *l;
 	unsigned int n = 0, i;
 
 	*total = 0;
 	pthread_mutex_lock(&dir->lock);
-	for (l = dir->list.next; l != &dir->list; l = l->next) {
-		depot_stack_handle_t h = tracker_of(l)->alloc_stack;
+	for (struct __ref_tracker_chunk *c = dir->chunks; c; c = c->next) {
+		for (size_t k = 0; k < __TRK_CHUNK_TRACKERS; k++) {
+			/* Acquire: the depot slot of the handle is written. */
+			uint32_t state = atomic_load_explicit(
+				&c->trackers[k].state, memory_order_acquire);
+			depot_stack_handle_t h = __trk_alloc_stack(state);
 
-		++*total;
-		for (i = 0; i < n && groups[i].stack != h; i++)
-			;
+			if ((state & __TRK_STATUS) != __TRK_LIVE)
+				continue;
+			++*total;
+			for (i = 0; i < n && groups[i].stack != h; i++)
+				;
 #ifdef REFCOUNT_TRACKER_MUTANT_NO_GROUPING
-		i = n; /* the mutant: every tracker is its own group */
+			i = n; /* the mutant: every tracker is its own group */
 #endif
-		if (i < n) {
-			groups[i].count++;
-		} else if (n < limit) {
-			groups[n].stack = h;
-			groups[n++].count = 1;
+			if (i < n) {
+				groups[i].count++;
+			} else if (n < limit) {
+				groups[n].stack = h;
+				groups[n++].count = 1;
+			}
 		}
 	}
 	pthread_mutex_unlock(&dir->lock);
 	return n;
 }
 
-/* Where a report goes: a FILE, or a buffer (scnprintf-style). */
-struct sink {
-	FILE *f;
-	char *buf;
-	size_t size, len;
-};
-
-static __attribute__((format(printf, 2, 3))) void emit(struct sink *s,
-						       const char *fmt, ...)
+void __ref_tracker_emit(struct __ref_tracker_sink *s, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
@@ -412,6 +336,9 @@ static __attribute__((format(printf, 2, 3))) void emit(struct sink *s,
 	}
 	va_end(ap);
 }
+
+#define emit __ref_tracker_emit
+#define sink __ref_tracker_sink
 
 #define SMALL_LIMIT 16
 

@@ -37,41 +37,20 @@ static atomic_ulong nr_stacks, nr_dropped;
 static pthread_mutex_t depot_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /*
- * One multiply per entry by a constant of its position, summed: the
- * multiplies are independent (no chain from one entry to the next), so a
- * stack of 16 hashes in about as many cycles.  Then a final avalanche.
+ * The hash is __refcount_stack_hash() (<refcount/impl/stackdepot.h>): the
+ * frame-pointer walk computes it as it goes.  Its last step is a multiply,
+ * so the high half is the well-mixed one.
  */
-static const uint64_t position_keys[REF_TRACKER_STACK_ENTRIES] = {
-	0x9e3779b97f4a7c15ull, 0xbf58476d1ce4e5b9ull, 0x94d049bb133111ebull,
-	0xff51afd7ed558ccdull, 0xc4ceb9fe1a85ec53ull, 0x87c37b91114253d5ull,
-	0x4cf5ad432745937full, 0xd6e8feb86659fd93ull, 0xa0761d6478bd642full,
-	0xe7037ed1a0b428dbull, 0x8ebc6af09c88c6e3ull, 0x589965cc75374cc3ull,
-	0x1d8e4e27c47d124full, 0xc2b2ae3d27d4eb4full, 0x165667b19e3779f9ull,
-	0x27d4eb2f165667c5ull,
-};
-
-static uint32_t hash_entries(const uintptr_t *e, unsigned int nr)
+static uint32_t fold(uint64_t h)
 {
-	uint64_t h = nr;
-
-	for (unsigned int i = 0; i < nr; i++)
-		h += ((uint64_t)e[i] ^ ((uint64_t)e[i] >> 29)) *
-		     position_keys[i];
-	h ^= h >> 33;
-	h *= 0xff51afd7ed558ccdull;
-	h ^= h >> 33;
-	return (uint32_t)h;
+	return (uint32_t)(h >> 32) ^ (uint32_t)(h >> 13);
 }
 
 static bool same(const struct depot_stack *s, uint32_t hash, const uintptr_t *e,
 		 unsigned int nr)
 {
-	if (s->hash != hash || s->nr != nr)
-		return false;
-	for (unsigned int i = 0; i < nr; i++)
-		if (s->entries[i] != e[i])
-			return false;
-	return true;
+	return s->hash == hash && s->nr == nr &&
+	       !memcmp(s->entries, e, nr * sizeof(*e));
 }
 
 /*
@@ -97,16 +76,23 @@ static depot_stack_handle_t find(uint32_t hash, const uintptr_t *e,
 depot_stack_handle_t __refcount_stack_depot_save(const uintptr_t *entries,
 						 unsigned int nr)
 {
-	uint32_t hash;
+	if (nr > REF_TRACKER_STACK_ENTRIES)
+		nr = REF_TRACKER_STACK_ENTRIES;
+	return __refcount_stack_depot_save_hashed(
+		entries, nr, __refcount_stack_hash(entries, nr));
+}
+
+depot_stack_handle_t
+__refcount_stack_depot_save_hashed(const uintptr_t *entries, unsigned int nr,
+				   uint64_t hash64)
+{
+	uint32_t hash = fold(hash64);
 	unsigned int slot;
 	unsigned long n;
 	depot_stack_handle_t h;
 
-	if (!nr)
+	if (!nr || nr > REF_TRACKER_STACK_ENTRIES)
 		return 0;
-	if (nr > REF_TRACKER_STACK_ENTRIES)
-		nr = REF_TRACKER_STACK_ENTRIES;
-	hash = hash_entries(entries, nr);
 	h = find(hash, entries, nr, &slot);
 	if (h)
 		return h;
@@ -126,7 +112,7 @@ depot_stack_handle_t __refcount_stack_depot_save(const uintptr_t *entries,
 			       nr * sizeof(*entries));
 			h = (depot_stack_handle_t)(n + 1);
 			atomic_store_explicit(&nr_stacks, n + 1,
-					      memory_order_relaxed);
+					      memory_order_release);
 			atomic_store_explicit(&table[slot], h,
 					      memory_order_release);
 		}

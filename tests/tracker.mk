@@ -1,4 +1,5 @@
-# tests/tracker.mk - the ref_tracker's checks beyond the unit suite (issue 13)
+# tests/tracker.mk - the ref_tracker's and the groups' checks beyond the unit
+# suite (issue 13)
 #
 # The unit suite (mk/unit.mk) holds tests/ref_tracker.c, so the reports,
 # the quarantine, both capture backends and the wrappers run in every unit
@@ -21,12 +22,13 @@
 #
 # The example's library copy, $(TRK)/librefcount.a, is compiled after
 # libdw-dev is installed (file:line); the other copies use libdw only if
-# its headers happen to be there (src/symbolize.c).
+# its headers happen to be there (src/symbolize.c).  libunwind8 (run time
+# only, dlopen()ed) gives the example its libunwind run.
 
 TRK := $(B)/tracker
 TRK_NEED := $(TRK)/.need
 $(TRK_NEED): | $(UNIT_NEED)
-	$(NEED) libdw-dev binutils
+	$(NEED) libdw-dev binutils libunwind8
 	@mkdir -p $(@D) && touch $@
 
 $(eval $(call LIB_VARIANT,$(TRK),$(CC),$$(ALL_CFLAGS),$(TRK_NEED)))
@@ -60,11 +62,15 @@ check-tracker-tsan: $(BREEDS_THREADED:%=$(REL)/tsan/tracker-threads-%) \
 #                    -> ref_tracker::double_put_both_stacks
 #   NO_GROUPING      every live tracker reported as its own group
 #                    -> ref_tracker::leaks_grouped_by_stack
+#   NO_ERASE         a group's log keeps the records of an object whose
+#                    count dropped to 0 (src/ref_group.c)
+#                    -> groups::rlog_keeps_unbalanced
 
-TRK_MUTANTS := UNBOUNDED_WALK NO_QUARANTINE NO_GROUPING
+TRK_MUTANTS := UNBOUNDED_WALK NO_QUARANTINE NO_GROUPING NO_ERASE
 TRK_MUTANT_TEST_UNBOUNDED_WALK := capture::bad_chain_is_bounded
 TRK_MUTANT_TEST_NO_QUARANTINE := ref_tracker::double_put_both_stacks
 TRK_MUTANT_TEST_NO_GROUPING := ref_tracker::leaks_grouped_by_stack
+TRK_MUTANT_TEST_NO_ERASE := groups::rlog_keeps_unbalanced
 
 define TRK_MUTANT
 $$(eval $$(call LIB_VARIANT,$(TRK)/mutant-$(1),$(CC),\
@@ -98,13 +104,13 @@ $(TRK_EX): docs/example-tracker.c $(TRK)/librefcount.a $(LIB_HDRS)
 	$(CC) $(filter-out -O%,$(ALL_CFLAGS)) -O0 -DREFCOUNT_TRACKER $< \
 		$(TRK)/librefcount.a -o $@
 check-tracker-example: $(TRK_EX)
-	@set -e; for c in default fp backtrace; do \
+	@set -e; for c in default fp backtrace libunwind; do \
 		REFCOUNT_TRACKER_CAPTURE=$$c $(TRK_EX) 2>&1 | $(TRK_MASK) \
 			> $(TRK)/example-$$c.out; \
 		diff -u docs/example-tracker.expected $(TRK)/example-$$c.out || \
 			{ echo "check-tracker-example ($$c): differs"; exit 1; }; \
 	done
-	@echo "check-tracker-example: passed (default, fp, backtrace)"
+	@echo "check-tracker-example: passed (default, fp, backtrace, libunwind)"
 update-tracker-example: $(TRK_EX)
 	REFCOUNT_TRACKER_CAPTURE=fp $(TRK_EX) 2>&1 | $(TRK_MASK) \
 		> docs/example-tracker.expected

@@ -13,10 +13,10 @@
  * (or of a class of objects).  Its report lists the live ones grouped by
  * the stack that took them:
  *
- *	session@0x562aa0bb63c0 has 1/1 users at
- *	     session_lookup+0xaa/0xe1 (example-tracker+0x285d) example-tracker.c:79
- *	     handle_request_leaky+0x1c/0x7e (example-tracker+0x29bf) example-tracker.c:107
- *	     main+0x9d/0xe8 (example-tracker+0x2b55) example-tracker.c:147
+ *	session@0x56276a5f9420 has 1/1 users at
+ *	     session_lookup+0x1cd/0x204 (example-tracker+0x29b3) example-tracker.c:79
+ *	     handle_request_leaky+0x1c/0x7e (example-tracker+0x2b3c) example-tracker.c:107
+ *	     main+0x9d/0xe8 (example-tracker+0x2cd2) example-tracker.c:147
  *
  * and a put of a tracker that was already put prints "reference already
  * released." with the stacks of its get and of its first put, as long as
@@ -57,8 +57,9 @@
  * struct ref_tracker - one tracked reference (opaque)
  *
  * Allocated by ref_tracker_alloc() from its dir, released to the dir's
- * quarantine by ref_tracker_free().  24 bytes on 64-bit machines: two list
- * links and two 32-bit stack handles.
+ * quarantine by ref_tracker_free().  16 bytes on 64-bit machines, 8 on
+ * 32-bit ones: a state word (live or released, and the 15-bit depot
+ * handles of its get and put) and a list link.
  */
 struct ref_tracker;
 
@@ -66,22 +67,24 @@ struct ref_tracker;
 #include <pthread.h>
 #include <stdatomic.h>
 
-/* Internal: a doubly linked list link (the kernel's list_head). */
-struct __ref_tracker_link {
-	struct __ref_tracker_link *next, *prev;
-};
-
 /**
  * struct ref_tracker_dir - the trackers of one object, or of a class of them
- * @lock: guards everything below but the counts
- * @list: the live trackers, oldest first
- * @quarantine: released trackers kept to catch a second put, oldest first
+ * @lock: guards the chunks and the dir's free list and quarantine (the
+ *	per-thread caches refill from them, and give back to them, in batches)
+ * @id: the dir's number, unique in the process, to find a thread's cache
  * @free_trackers: released trackers ready for reuse
- * @chunks: the memory the trackers are carved from (freed at exit)
- * @quarantine_avail: how many more released trackers the quarantine takes
+ * @quarantine: released trackers handed back by exited threads, oldest first
+ * @quarantine_tail: its last one
+ * @nr_free: trackers on @free_trackers
+ * @nr_quarantined: trackers on @quarantine
+ * @quarantine_count: the quarantine's bound, per thread
+ * @chunks: the memory the trackers are carved from, oldest first (freed at
+ *	exit); the reports scan it for live trackers
+ * @chunks_tail: its last one
  * @untracked: gets whose tracker could not be allocated, minus their puts
  * @no_tracker: gets with a NULL @trackerp, minus puts with one
  * @counter: the last counter a tracked wrapper registered for this dir
+ * @registry_next: the next dir in the registry of live dirs
  * @dead: set by ref_tracker_dir_exit()
  * @name: the name printed in reports
  *
@@ -90,14 +93,16 @@ struct __ref_tracker_link {
  */
 struct ref_tracker_dir {
 	pthread_mutex_t lock;
-	struct __ref_tracker_link list;
-	struct __ref_tracker_link quarantine;
+	unsigned long long id;
 	struct ref_tracker *free_trackers;
-	void *chunks;
-	unsigned int quarantine_avail;
+	struct ref_tracker *quarantine, *quarantine_tail;
+	unsigned int nr_free, nr_quarantined;
+	unsigned int quarantine_count;
+	struct __ref_tracker_chunk *chunks, *chunks_tail;
 	atomic_int untracked;
 	atomic_int no_tracker;
 	_Atomic(const void *) counter;
+	struct ref_tracker_dir *registry_next;
 	bool dead;
 	char name[32];
 };
@@ -105,8 +110,9 @@ struct ref_tracker_dir {
 /**
  * ref_tracker_dir_init() - initialise a tracker dir
  * @dir: the dir
- * @quarantine_count: how many released trackers to keep, >= 0, to detect a
- *	put of an already released one; the oldest is recycled past that
+ * @quarantine_count: how many released trackers each thread keeps, >= 0,
+ *	to detect a put of an already released one; the oldest is recycled
+ *	past that
  * @name: its name in reports (copied, at most 31 characters)
  *
  * The first call in the process also chooses the stack capture backend
@@ -192,12 +198,14 @@ int ref_tracker_dir_snprint(struct ref_tracker_dir *dir, char *buf,
  *	NULL))
  *
  * Captures up to 16 return addresses from the caller up, saves them in the
- * stack depot, and links a tracker holding the 32-bit handle into @dir.
+ * stack depot, and marks a tracker live with the 32-bit handle.
  *
- * Memory ordering: takes and releases @dir->lock.
+ * Memory ordering: the tracker is published with a release store, so that
+ * a put or a report on another thread (acquire) sees its stack saved.
  *
- * Context: any thread; takes @dir->lock; may call malloc() once every 170
- * trackers.
+ * Context: any thread.  Takes no lock and does no atomic read-modify-write
+ * but every 32nd get of a thread in a dir, which refills the thread's cache
+ * under @dir->lock (and calls malloc() once every 255 trackers).
  *
  * Return: 0 on success (also with a NULL @trackerp); -ENOMEM if no tracker
  * could be allocated: *@trackerp is then NULL and the get is counted in
@@ -215,22 +223,26 @@ int ref_tracker_alloc(struct ref_tracker_dir *dir,
  * @trackerp: the tracker's location, or NULL for a put of a get without one
  *
  * Captures the caller's stack, marks the tracker released and moves it to
- * the quarantine.  A tracker that is already released is reported
- * ("reference already released.", with its allocation and free stacks and
- * the stack of this second put) and left alone.  *@trackerp is not
- * cleared, so that a second put through it is caught.
+ * the calling thread's quarantine for @dir.  A tracker that is already
+ * released is reported ("reference already released.", with its
+ * allocation and free stacks and the stack of this second put) and left
+ * alone.  *@trackerp is not cleared, so that a second put through it is
+ * caught.
  *
- * Memory ordering: takes and releases @dir->lock.
+ * Memory ordering: one compare-and-swap on the tracker (acquire and
+ * release), so that of two racing puts of one tracker exactly one wins.
  *
- * Context: any thread; takes @dir->lock.
+ * Context: any thread; takes @dir->lock only when the thread's cache
+ * gives trackers back (one put in 32, at most).
  *
  * Return: 0 on success; -EEXIST if *@trackerp is NULL (a get whose tracker
  * allocation failed, counted off @dir->untracked); -EINVAL for a tracker
  * already released.
  *
- * Misuse: a tracker released so long ago that it left the quarantine may
- * have been reused; a second put of it is then not caught, and releases
- * the other reference's tracker instead.
+ * Misuse: the quarantine holds the last @quarantine_count trackers each
+ * thread released in @dir; one that left it stays marked released until
+ * it is reused, and a second put of a reused one is not caught: it
+ * releases the other reference's tracker instead.
  *
  * Follows lib/ref_tracker.c ref_tracker_free().
  */

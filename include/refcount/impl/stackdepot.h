@@ -18,6 +18,7 @@
 #ifndef REFCOUNT_IMPL_STACKDEPOT_H
 #define REFCOUNT_IMPL_STACKDEPOT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -34,6 +35,7 @@ enum refcount_stack_backend {
 	REFCOUNT_STACK_NONE, /* not chosen yet */
 	REFCOUNT_STACK_FP, /* frame-pointer walk */
 	REFCOUNT_STACK_BACKTRACE, /* glibc backtrace() */
+	REFCOUNT_STACK_LIBUNWIND, /* libunwind's unw_backtrace(), dlopen()ed */
 };
 
 /*
@@ -45,8 +47,11 @@ enum refcount_stack_backend {
  * backtrace() in every case.
  */
 enum refcount_stack_backend __refcount_stack_select(void);
-/* Tests and the benchmark: use @b from now on (not thread safe). */
-void __refcount_stack_force(enum refcount_stack_backend b);
+/*
+ * Tests and the benchmark: use @b from now on (not thread safe).  Return:
+ * false (and no change) for libunwind when libunwind.so.8 is not there.
+ */
+bool __refcount_stack_force(enum refcount_stack_backend b);
 const char *__refcount_stack_backend_name(enum refcount_stack_backend b);
 
 /*
@@ -73,6 +78,38 @@ unsigned int __refcount_stack_fp_walk_from(const void *fp, uintptr_t *entries,
  */
 depot_stack_handle_t __refcount_stack_depot_save(const uintptr_t *entries,
 						 unsigned int nr);
+/*
+ * The depot's hash, one step per entry (the frame-pointer walk computes it
+ * as it goes), then __refcount_stack_hash_final().  A multiply per step: a
+ * chain, but shorter than the walk's chain of loads it runs beside.
+ */
+#define __REFCOUNT_STACK_HASH_INIT 0x243f6a8885a308d3ull
+static inline uint64_t __refcount_stack_hash_step(uint64_t h, uintptr_t e)
+{
+	return (h ^ (uint64_t)e) * 0x9e3779b97f4a7c15ull;
+}
+
+static inline uint64_t __refcount_stack_hash(const uintptr_t *e,
+					     unsigned int nr)
+{
+	uint64_t h = __REFCOUNT_STACK_HASH_INIT;
+
+	for (unsigned int i = 0; i < nr; i++)
+		h = __refcount_stack_hash_step(h, e[i]);
+	return h;
+}
+
+/* As __refcount_stack_depot_save(), with @hash from the steps above. */
+depot_stack_handle_t
+__refcount_stack_depot_save_hashed(const uintptr_t *entries, unsigned int nr,
+				   uint64_t hash);
+
+/*
+ * Capture the caller's stack (as __refcount_stack_capture(), @skip frames
+ * above the caller left out) and save it.  Return: its handle, or 0.
+ */
+depot_stack_handle_t __refcount_stack_save(unsigned int skip);
+
 /* The entries of @handle; 0 and *entries = NULL for handle 0 or unknown. */
 unsigned int __refcount_stack_depot_fetch(depot_stack_handle_t handle,
 					  const uintptr_t **entries);

@@ -26,10 +26,11 @@
  * @dir: the tracker dir
  * @trackerp: where to store the new tracker (NULL: counted, not tracked)
  *
- * Memory ordering: as refcount_inc() (relaxed); the tracker is recorded
- * under @dir->lock.
+ * Memory ordering: as refcount_inc() (relaxed); the tracker as
+ * ref_tracker_alloc().
  *
- * Context: any thread; takes @dir->lock when REFCOUNT_TRACKER is defined.
+ * Context: any thread; as ref_tracker_alloc() when REFCOUNT_TRACKER is
+ * defined.
  *
  * Misuse: as refcount_inc().
  *
@@ -53,7 +54,7 @@ refcount_inc_tracked(refcount_t *r, struct ref_tracker_dir *dir,
  *
  * Memory ordering: as refcount_inc_not_zero().
  *
- * Context: any thread; takes @dir->lock on success, when tracking.
+ * Context: any thread; as ref_tracker_alloc() on success, when tracking.
  *
  * Return: true if a reference (and a tracker) was taken, false if @r was 0.
  *
@@ -81,7 +82,8 @@ refcount_inc_not_zero_tracked(refcount_t *r, struct ref_tracker_dir *dir,
  *
  * Memory ordering: as refcount_dec_and_test() (RELEASE, ACQUIRE on 0).
  *
- * Context: any thread; takes @dir->lock when tracking.
+ * Context: any thread; as ref_tracker_alloc() or ref_tracker_free() when
+ * tracking.
  *
  * Return: true if this put dropped the last reference.
  *
@@ -113,7 +115,8 @@ refcount_dec_and_test_tracked(refcount_t *r, struct ref_tracker_dir *dir,
  *
  * Memory ordering: as kref_get() (relaxed).
  *
- * Context: any thread; takes @dir->lock when tracking.
+ * Context: any thread; as ref_tracker_alloc() or ref_tracker_free() when
+ * tracking.
  *
  * Misuse: as kref_get().
  *
@@ -136,8 +139,9 @@ kref_get_tracked(struct kref *kref, struct ref_tracker_dir *dir,
  *
  * Memory ordering: as kref_get_unless_zero().
  *
- * Context: any thread, typically under the lookup's lock; takes @dir->lock
- * on success when tracking (so @dir->lock nests inside the lookup's lock).
+ * Context: any thread, typically under the lookup's lock; as
+ * ref_tracker_alloc() on success when tracking (@dir->lock, when taken,
+ * nests inside the lookup's lock).
  *
  * Return: non-zero if a reference was taken, 0 if the count was 0.
  *
@@ -166,7 +170,8 @@ kref_get_unless_zero_tracked(struct kref *kref, struct ref_tracker_dir *dir,
  *
  * Memory ordering: as kref_put().
  *
- * Context: any thread; takes @dir->lock when tracking.
+ * Context: any thread; as ref_tracker_alloc() or ref_tracker_free() when
+ * tracking.
  *
  * Return: 1 if this call released the object, 0 otherwise.
  *
@@ -198,7 +203,7 @@ kref_put_tracked(struct kref *kref, void (*release)(struct kref *),
  *
  * Memory ordering: as kref_put_mutex().
  *
- * Context: may sleep on @lock; takes @dir->lock (not under @lock) when
+ * Context: may sleep on @lock; as ref_tracker_free() (not under @lock) when
  * tracking.
  *
  * Return: 1 if this call released the object, 0 otherwise.
