@@ -19,7 +19,7 @@ LIB_HDRS := $(wildcard include/refcount/*.h include/refcount/*/*.h)
 LIB_SRCS := src/report.c src/full-ops.c src/fast-trap.c src/rcuref.c \
 	src/ref_tracker.c \
 	src/tracker-holders.c src/stackdepot.c src/stack-capture.c \
-	src/symbolize.c
+	src/symbolize.c src/percpu_ref.c src/percpu-pool.c
 # The frame-pointer walk starts in these files' frames (src/stack-capture.c).
 LIB_CFLAGS_ref_tracker := -fno-omit-frame-pointer
 LIB_CFLAGS_stack-capture := -fno-omit-frame-pointer

@@ -19,7 +19,8 @@ MAN_HEADERS := include/refcount/refcount.h=refcount \
 	include/refcount/breed/registry.h=refcount_breeds \
 	include/refcount/rcuref.h=rcuref \
 	include/refcount/file_ref.h=file_ref \
-	include/refcount/ref_tracker.h=ref_tracker
+	include/refcount/ref_tracker.h=ref_tracker \
+	include/refcount/percpu_ref.h=percpu_ref
 MAN_STAMP := $(B)/man/.stamp
 # The date of the pages: the last commit's, so that a rebuild is identical.
 MAN_DATE = $(or $(shell git log -1 --format=%cs 2>/dev/null),$(shell date +%F))
