@@ -31,16 +31,13 @@
 
 #define __PERCPU_REF_HAVE_RSEQ 1
 
-/* struct rseq: rseq_cs is at offset 8. */
-#define __PERCPU_REF_RSEQ_CS 8
-
 static __refcount_always_inline bool __percpu_ref_rseq_add(unsigned long *ptrp,
 							   long delta)
 {
 	__asm__ goto(__PERCPU_REF_RSEQ_CS
 		     "772:\n\t"
 		     "leaq 773b(%%rip), %%rax\n\t"
-		     "movq %%rax, %%fs:8(%[rs])\n"
+		     "movq %%rax, %%fs:8(%[rs])\n" /* rseq->rseq_cs */
 		     "774:\n\t"
 		     "movl %%fs:(%[idx]), %%eax\n\t"
 		     "movq %[ptr], %%rcx\n\t"
