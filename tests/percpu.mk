@@ -60,3 +60,33 @@ check-percpu: $(UNIT_DIR)/gcc/unit-percpu_ref \
 		$(REL)/asan/percpu-mutant.log | \
 		sed 's/^/percpu-race-mutant fails, as it must: /'
 CHECK_TARGETS += check-percpu
+
+# The Promela model: spin writes the verifier (pan.c) in the build
+# directory; every interleaving must pass, the mutant (no membarrier) must
+# violate an assertion.
+PERCPU_SPIN := $(B)/spin
+PERCPU_PML := tests/spin/percpu.pml
+PERCPU_SPIN_NEED := $(PERCPU_SPIN)/.need
+$(PERCPU_SPIN_NEED):
+	$(NEED) spin gcc
+	@mkdir -p $(@D) && touch $@
+# PERCPU_PAN(name, spin flags): $(PERCPU_SPIN)/<name>/pan
+define PERCPU_PAN
+$(PERCPU_SPIN)/$(1)/pan: $(PERCPU_PML) | $(PERCPU_SPIN_NEED)
+	rm -rf $$(@D) && mkdir -p $$(@D)
+	cd $$(@D) && spin $(2) -a $(abspath $(PERCPU_PML))
+	cd $$(@D) && gcc -O2 -w -DSAFETY -o pan pan.c
+endef
+$(eval $(call PERCPU_PAN,model,))
+$(eval $(call PERCPU_PAN,mutant,-DMUTANT))
+
+.PHONY: check-percpu-spin
+check-percpu-spin: $(PERCPU_SPIN)/model/pan $(PERCPU_SPIN)/mutant/pan
+	@cd $(PERCPU_SPIN)/model && ./pan -m100000 > pan.out 2>&1; \
+	grep -q 'errors: 0' pan.out || { cat pan.out; exit 1; }; \
+	echo "check-percpu-spin: $(PERCPU_PML): every interleaving of one killer and two users passes ($$(sed -n 's/^ *\([0-9]*\) states, stored.*/\1/p' pan.out) states)"
+	@cd $(PERCPU_SPIN)/mutant && ./pan -m100000 > pan.out 2>&1; \
+	if ! grep -q 'assertion violated' pan.out; then cat pan.out; \
+		echo "check-percpu-spin: the mutant (no membarrier) passed"; exit 1; fi; \
+	echo "check-percpu-spin: the mutant (no membarrier) fails, as it must: $$(grep -m1 'assertion violated' pan.out)"
+CHECK_TARGETS += check-percpu-spin
