@@ -118,6 +118,7 @@ static void kills(const char *what, int n, int busy)
 	__atomic_store_n(&stop, 1, __ATOMIC_RELEASE);
 	if (busy)
 		pthread_join(t, NULL);
+	__atomic_store_n(&shared, NULL, __ATOMIC_RELEASE);
 	for (int i = 0; i < n; i++) {
 		percpu_ref_put(&refs[i]);
 		percpu_ref_exit(&refs[i]);
