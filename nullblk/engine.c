@@ -158,6 +158,17 @@ static struct fio_option options[] = {
 		.posval = { REFCOUNT_FOR_EACH_BREED(NB_BREED_POSVAL) },
 	},
 	{
+		NB_OPT("q_usage", "q_usage_counter", q_usage,
+		       "what the per-I/O queue usage counter is", "percpu"),
+		.type = FIO_OPT_STR,
+		.posval = {
+			{ .ival = "percpu", .oval = NB_Q_USAGE_PERCPU,
+			  .help = "struct percpu_ref, as blk-mq's" },
+			{ .ival = "refcount", .oval = NB_Q_USAGE_REFCOUNT,
+			  .help = "a refcount_t of the refcount= breed" },
+		},
+	},
+	{
 		.name = NULL,
 	},
 };
@@ -229,7 +240,7 @@ static bool same_opts(const struct nb_opts *a, const struct nb_opts *b)
 	       a->hw_queue_depth == b->hw_queue_depth &&
 	       a->irqmode == b->irqmode &&
 	       a->completion_nsec == b->completion_nsec && a->path == b->path &&
-	       a->breed == b->breed;
+	       a->breed == b->breed && a->q_usage == b->q_usage;
 }
 
 static struct nb_devref *devref_get(const struct nb_opts *o, const char **err)
@@ -328,9 +339,9 @@ static int fio_nullblk_init(struct thread_data *td)
 
 	/* the parser checked each value; these fail only on a foreign fio */
 	if (td->io_ops != &ioengine || !o || o->breed >= NB_NR_BREEDS ||
-	    o->path >= NB_NR_PATHS || o->queue_mode > NULL_Q_MQ ||
-	    o->irqmode > NULL_IRQ_TIMER || !o->submit_queues ||
-	    !o->hw_queue_depth) {
+	    o->q_usage >= NB_NR_Q_USAGE || o->path >= NB_NR_PATHS ||
+	    o->queue_mode > NULL_Q_MQ || o->irqmode > NULL_IRQ_TIMER ||
+	    !o->submit_queues || !o->hw_queue_depth) {
 		log_err("nullblk: engine options missing: was this engine "
 			"built against the headers of this fio?\n");
 		return 1;

@@ -17,6 +17,11 @@
       ratios to atomic, with the analytic bound.  The values are checked
       first (--check-args: only that), naming make's NB_* variable.
 
+  nbtool.py --breeds "B1 B2 ..." qusage --so SO [--runtime T --ramp T
+            --repeat N --breed B]
+      `make nullblk-bench-qusage`: q_usage=percpu against q_usage=refcount
+      side by side, at numjobs 1 and 2 (nullblk/nbqusage.py).
+
   --breeds is make's $(BREEDS): the breeds of the C registry, in its order,
   which is the order of the columns and rows printed.
 """
@@ -35,6 +40,7 @@ import nbstats
 import time
 
 import nbcheck
+import nbqusage
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 JOBFILE = os.path.join(HERE, "jobs", "randread-4k.fio")
@@ -115,9 +121,11 @@ def check_paths(c, so):
             irq = i % 3
             i += 1
             modes.append((path, breed, qm, irq))
-    for path, breed, qm, irq in modes:
+    for k, (path, breed, qm, irq) in enumerate(modes):
+        # q_usage_counter: both kinds on every path
         opts = ["--path=" + path, "--refcount=" + breed,
                 "--queue_mode=%d" % qm, "--irqmode=%d" % irq,
+                "--q_usage=" + ("percpu", "refcount")[k % 2],
                 "--completion_nsec=2000", "--iodepth=16", "--thread",
                 "--numjobs=%d" % jobs, "--submit_queues=2",
                 "--size=64m", "--number_ios=%d" % n,
@@ -534,10 +542,18 @@ def main():
     b.add_argument("--check-args", action="store_true",
                    help="only check the values above, run nothing")
     b.add_argument("--json")
+    q = sub.add_parser("qusage")
+    q.add_argument("--so", required=True)
+    q.add_argument("--runtime", default="200ms")
+    q.add_argument("--ramp", default="50ms")
+    q.add_argument("--repeat", default="3")
+    q.add_argument("--breed", default="saturating")
     a = ap.parse_args()
     BREEDS[:] = a.breeds.split()
     if BASELINE not in BREEDS:
         ap.error("--breeds must include the baseline, %s" % BASELINE)
+    if a.cmd == "qusage":
+        return nbqusage.cmd_qusage(a, JOBFILE, job_env, run, parse_fio_json)
     return cmd_check(a) if a.cmd == "check" else cmd_bench(a)
 
 
