@@ -45,7 +45,7 @@ _Static_assert(sizeof(struct pcpu_bench) <= 64, "one bench slot");
  */
 static uint64_t pcpu_magic(const struct pcpu_bench *b)
 {
-	return PCPU_MAGIC ^ (b->ref.percpu_count_ptr & ~3UL) ^
+	return PCPU_MAGIC ^ (b->ref.percpu_count_ptr & ~7UL) ^
 	       (uint64_t)(uintptr_t)b->ref.data;
 }
 

@@ -50,7 +50,7 @@ static void report(struct percpu_ref *ref, enum refcount_saturation_type t,
 
 static long *slot_of(unsigned long ptr, unsigned int cpu)
 {
-	return (long *)((ptr & ~__PERCPU_REF_ATOMIC_DEAD) +
+	return (long *)((ptr & ~__PERCPU_REF_PTR_BITS) +
 			((unsigned long)cpu << __PERCPU_REF_SHIFT));
 }
 
@@ -294,6 +294,8 @@ int percpu_ref_init(struct percpu_ref *ref, percpu_ref_func_t *release,
 		slot |= __PERCPU_REF_DEAD;
 		count--;
 	}
+	if (d->allow_reinit && !__percpu_ref_cfg.rseq)
+		slot |= __PERCPU_REF_CAS;
 	/* In atomic mode the slots are 0: no LIVE bit, nothing to sum. */
 	if (slot & __PERCPU_REF_ATOMIC) {
 		for (unsigned int c = 0; c < __percpu_ref_cfg.nr_slots; c++)
@@ -321,7 +323,7 @@ void percpu_ref_exit(struct percpu_ref *ref)
 	if (c > ((ptr & __PERCPU_REF_DEAD) ? 0 : 1))
 		report(ref, REFCOUNT_SUB_UAF, __REFCOUNT_MSG_PERCPU_EXIT_LIVE,
 		       __builtin_return_address(0));
-	__percpu_ref_slot_free(ptr & ~__PERCPU_REF_ATOMIC_DEAD);
+	__percpu_ref_slot_free(ptr & ~__PERCPU_REF_PTR_BITS);
 	/* As the kernel does: the count stays readable by is_zero(). */
 	if (c < 0)
 		c = 0;

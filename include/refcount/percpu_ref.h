@@ -25,8 +25,9 @@
  *    prefix.  When rseq is not registered (GLIBC_TUNABLES=
  *    glibc.pthread.rseq=0, valgrind, qemu-user) or not written for the
  *    architecture, the slots are atomic and a get or put is a relaxed
- *    compare-and-swap on the slot of the calling thread's index (XNU's
- *    os_pcpu_ref scheme).  The choice is made once per process, at the first
+ *    fetch-add on the slot of the calling thread's index (XNU's os_pcpu_ref
+ *    scheme); a compare-and-swap for a ref with PERCPU_REF_ALLOW_REINIT,
+ *    whose slots may come back to life after a kill.  The choice is made once per process, at the first
  *    percpu_ref_init(); percpu_ref_fast_path() names it.
  *  - The switch (kill, switch_to_atomic) is synchronous and takes no grace
  *    period: it sets the mode bits, then, on the rseq path, calls
@@ -189,8 +190,8 @@ void percpu_ref_exit(struct percpu_ref *ref);
  * @nr: the number of references to take
  *
  * Similar to atomic_long_add(), but in per-CPU mode an add to the CPU's
- * slot: an rseq sequence with no lock prefix, or a relaxed compare-and-swap
- * on the thread's slot.  In atomic mode, a relaxed add on the count that
+ * slot: an rseq sequence with no lock prefix, or a relaxed fetch-add (or
+ * compare-and-swap) on the thread's slot.  In atomic mode, a relaxed add on the count that
  * saturates.
  *
  * Memory ordering: none (relaxed), as in the kernel: the caller already
@@ -242,7 +243,7 @@ static __refcount_always_inline void percpu_ref_get(struct percpu_ref *ref)
  *
  * Memory ordering: RELEASE for the accesses to the object before the put;
  * in per-CPU mode through the switch (the membarrier, or the slot's
- * release compare-and-swap and the kill's exchange); and ACQUIRE before
+ * release read-modify-write and the kill's exchange); and ACQUIRE before
  * release() runs.  Context: any thread; lock-free, except what release()
  * does.
  *

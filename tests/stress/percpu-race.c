@@ -9,7 +9,9 @@
  * words.  Every thread holds a base reference and, until it sees the ref
  * dying, takes a reference (get or tryget_live), writes its payload word and
  * drops it; then it drops its base.  The main thread kills the ref once the
- * threads are running (each round a little later).  release() reads every
+ * threads are running (each round a little later; odd rounds with
+ * PERCPU_REF_ALLOW_REINIT kill and resurrect it once before, while holding a
+ * reference, and the threads that saw it dying stop).  release() reads every
  * payload word and frees the object, so:
  *   - a release before the last put is a use after free for ASan (the late
  *     put) and is caught by the shadow count of references held;
@@ -23,6 +25,7 @@
  * per-CPU slots (src/percpu_ref.c compiled with it), it must fail.
  */
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -108,7 +111,11 @@ int main(int argc, char **argv)
 		pthread_t t[MAX_THREADS];
 		struct arg a[MAX_THREADS];
 
-		if (!o || percpu_ref_init(&o->ref, obj_release, 0))
+		/* odd rounds: a ref that may revive (the compare-and-swap slots) */
+		bool reinit = r & 1;
+
+		if (!o || percpu_ref_init(&o->ref, obj_release,
+					  reinit ? PERCPU_REF_ALLOW_REINIT : 0))
 			fail("out of memory");
 		if (r == 0 && want &&
 		    strncmp(percpu_ref_fast_path(), want, strlen(want))) {
@@ -129,6 +136,13 @@ int main(int argc, char **argv)
 			;
 		for (volatile int spin = 0; spin < (r % 64) * 100; spin++)
 			;
+		if (reinit) {
+			/* kill and revive while they run, holding a reference */
+			percpu_ref_get(&o->ref);
+			percpu_ref_kill(&o->ref);
+			percpu_ref_resurrect(&o->ref);
+			percpu_ref_put(&o->ref);
+		}
 		percpu_ref_kill(&o->ref); /* o may be gone after this */
 		for (int i = 0; i < nthreads; i++)
 			pthread_join(t[i], NULL);

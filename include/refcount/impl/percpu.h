@@ -21,9 +21,10 @@
  *                 prefix (arch/x86-percpu.h, arch/aarch64-percpu.h);
  *   atomic slots  when rseq is not registered (the glibc tunable, valgrind,
  *                 qemu-user) or the architecture has no sequence here: a
- *                 relaxed compare-and-swap on the slot of the calling
- *                 thread's index, each slot holding __PERCPU_REF_LIVE while
- *                 the object is in per-CPU mode (XNU's os_pcpu_ref scheme).
+ *                 relaxed fetch-add (compare-and-swap for ALLOW_REINIT refs)
+ *                 on the slot of the calling thread's index, each slot
+ *                 holding __PERCPU_REF_LIVE while the object is in per-CPU
+ *                 mode (XNU's os_pcpu_ref scheme).
  */
 #ifndef REFCOUNT_IMPL_PERCPU_H
 #define REFCOUNT_IMPL_PERCPU_H
@@ -41,6 +42,14 @@ struct percpu_ref;
 #define __PERCPU_REF_DEAD 2UL
 #define __PERCPU_REF_ATOMIC_DEAD (__PERCPU_REF_ATOMIC | __PERCPU_REF_DEAD)
 #define __PERCPU_REF_FLAG_BITS 2
+/*
+ * Atomic-slot path only: the ref may go back to per-CPU mode after a kill
+ * or switch (PERCPU_REF_ALLOW_REINIT), so its gets and puts must
+ * compare-and-swap (see __percpu_ref_slot_add()).  Never set on the rseq
+ * path, whose sequence tests the two mode bits alone.
+ */
+#define __PERCPU_REF_CAS 4UL
+#define __PERCPU_REF_PTR_BITS (__PERCPU_REF_ATOMIC_DEAD | __PERCPU_REF_CAS)
 
 /* log2 of a CPU's region in a pool chunk: 8192 objects per chunk. */
 #define __PERCPU_REF_SHIFT 16
@@ -116,31 +125,41 @@ void __tsan_release(void *addr);
 
 /*
  * The atomic-slot path: add @delta references to the calling thread's slot
- * if the object is in per-CPU mode.  A compare-and-swap, not a fetch-add,
- * so that a kill, which exchanges every slot with 0, can never be followed
- * by a stray add it would have to undo (percpu_ref_resurrect() may revive
- * the slots in between).  Release ordering for a put: the kill's exchange
- * acquires it.
+ * if the object is in per-CPU mode, with one relaxed (or, for a put,
+ * release) fetch-add, as XNU's os_pcpu_ref does.  A kill exchanges every
+ * slot with 0, so an add that finds no LIVE bit came after it: it undoes
+ * itself and goes to the atomic count.  Undoing is safe only if the slot
+ * can never be LIVE again, that is for a ref without ALLOW_REINIT; the
+ * others (__PERCPU_REF_CAS) compare-and-swap instead, so that no add ever
+ * lands in a dead slot that percpu_ref_resurrect() could revive in
+ * between.  The kill's exchange acquires what a put released.
  */
 static __refcount_always_inline bool
 __percpu_ref_slot_add(unsigned long *ptrp, long delta, int order)
 {
 	unsigned long ptr = __atomic_load_n(ptrp, __ATOMIC_RELAXED);
 	unsigned int i = __percpu_ref_tidx;
-	long *slot, v;
+	long *slot, v, d = delta * __PERCPU_REF_UNIT;
 
 	if (__refcount_unlikely(ptr & __PERCPU_REF_ATOMIC_DEAD))
 		return false;
 	if (__refcount_unlikely(!i))
 		i = __percpu_ref_assign_tidx();
-	slot = (long *)(ptr + ((unsigned long)(i - 1) << __PERCPU_REF_SHIFT));
+	slot = (long *)((ptr & ~__PERCPU_REF_CAS) +
+			((unsigned long)(i - 1) << __PERCPU_REF_SHIFT));
+	if (__refcount_likely(!(ptr & __PERCPU_REF_CAS))) {
+		v = __atomic_fetch_add(slot, d, order);
+		if (__refcount_likely(v & __PERCPU_REF_LIVE))
+			return true;
+		__atomic_fetch_sub(slot, d, __ATOMIC_RELAXED);
+		return false;
+	}
 	v = __atomic_load_n(slot, __ATOMIC_RELAXED);
 	do {
 		if (__refcount_unlikely(!(v & __PERCPU_REF_LIVE)))
 			return false;
 	} while (__refcount_unlikely(!__atomic_compare_exchange_n(
-		slot, &v, v + delta * __PERCPU_REF_UNIT, true, order,
-		__ATOMIC_RELAXED)));
+		slot, &v, v + d, true, order, __ATOMIC_RELAXED)));
 	return true;
 }
 
