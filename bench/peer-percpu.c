@@ -99,7 +99,7 @@ static void pcpu_set(struct pcpu_bench *b, long long v)
 		percpu_ref_get_many(&b->ref, (unsigned long)v - 1);
 }
 
-static inline bool pcpu_put(struct pcpu_bench *b)
+static inline __attribute__((always_inline)) bool pcpu_put(struct pcpu_bench *b)
 {
 	percpu_ref_put(&b->ref);
 	return b->released;
