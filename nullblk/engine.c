@@ -27,6 +27,7 @@
 #include <fio.h>
 #include <optgroup.h>
 
+#include <refcount/percpu_ref.h>
 #include <refcount/refcount.h> /* REFCOUNT_BREED_NAME: the default breed */
 
 #include "breed-help.h"
@@ -181,6 +182,25 @@ static struct fio_option *nb_option(const char *name)
 		if (!strcmp(o->name, name))
 			break;
 	return o;
+}
+
+static void nb_no_release(struct percpu_ref *ref)
+{
+	(void)ref;
+}
+
+/*
+ * percpu_ref's first init in a process chooses its fast path and registers
+ * membarrier(), which costs a grace period (milliseconds) once the process
+ * has threads; done here, when fio loads the engine, it is out of the jobs'
+ * way (a job's device, and so its q_usage_counter, is made at job init).
+ */
+__attribute__((constructor)) static void nb_percpu_init(void)
+{
+	struct percpu_ref warm;
+
+	if (!percpu_ref_init(&warm, nb_no_release, 0))
+		percpu_ref_exit(&warm);
 }
 
 /* null_blk clamps submit_queues to [1, nr_cpu_ids]; the engine refuses */
