@@ -60,10 +60,12 @@ static const char *const msg_text[__REFCOUNT_NR_MSGS] = {
 	[__REFCOUNT_MSG_FILE_REF_INC_DEAD] =
 		"file_ref_inc() on a released file reference",
 	/* lib/percpu-refcount.c's WARNs, and librefcount's hardened checks */
-	[__REFCOUNT_MSG_PERCPU_SATURATED] = "percpu_ref: saturated; leaking memory.",
+	[__REFCOUNT_MSG_PERCPU_SATURATED] =
+		"percpu_ref: saturated; leaking memory.",
 	[__REFCOUNT_MSG_PERCPU_GET_RELEASED] =
 		"percpu_ref: get on a released ref; use-after-free.",
-	[__REFCOUNT_MSG_PERCPU_UNDERFLOW] = "percpu_ref: underflow; use-after-free.",
+	[__REFCOUNT_MSG_PERCPU_UNDERFLOW] =
+		"percpu_ref: underflow; use-after-free.",
 	[__REFCOUNT_MSG_PERCPU_PUT_RELEASED] =
 		"percpu_ref: put after release; use-after-free.",
 	[__REFCOUNT_MSG_PERCPU_SWITCH_LE_0] =
