@@ -130,6 +130,7 @@ include tests/reliability.mk
 include tests/input.mk
 include tests/tracker.mk
 include tests/convlib.mk
+include tests/percpu.mk
 
 check: $(CHECK_TARGETS)
 	@echo "make check: all of $(CHECK_TARGETS) passed"

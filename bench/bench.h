@@ -67,6 +67,7 @@ struct bench_impl {
 	enum bench_row_kind kind;
 	bool target; /* the targets are about this row: the default breed */
 	bool tryget_target; /* issue 12's try-get targets are about this row */
+	bool percpu_target; /* issue 11's percpu_ref targets: this row */
 	const char *key; /* BENCH_SFX: names its code size call sites */
 	const char *api; /* the operations, for the header */
 	const char *lookup_note; /* how the lookup pattern is built, or NULL */
@@ -105,7 +106,7 @@ struct bench_impl {
 	extern const struct bench_impl bench_impl_##name;
 REFCOUNT_FOR_EACH_THREADED_BREED(BENCH_DECLARE_BREED)
 extern const struct bench_impl bench_impl_c11, bench_impl_urcu, bench_impl_glib,
-	bench_impl_ck, bench_impl_rcuref, bench_impl_fileref;
+	bench_impl_ck, bench_impl_rcuref, bench_impl_fileref, bench_impl_percpu;
 
 /* Stop with a message: a counter did something a correct one can't. */
 void bench_fail(const char *fmt, ...)

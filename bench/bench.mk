@@ -22,7 +22,8 @@
 #                      $(call breed_cflags,<breed>) -DBENCH_SFX=<breed>
 #   bench/peer-*.c     the baseline (c11: atomic_t) and the peers' rows;
 #                      peer-rcuref.c and peer-fileref.c are rcuref_t and
-#                      file_ref_t (<refcount/rcuref.h>, kind PEER)
+#                      file_ref_t (<refcount/rcuref.h>, kind PEER);
+#                      peer-percpu.c is percpu_ref (<refcount/percpu_ref.h>)
 #   bench/codesize.sh  the code size table, read from the row objects with
 #                      nm and objdump, as the generated codesize.h
 #   bench/driver.h     what the driver's stages share; one file per stage:
@@ -41,7 +42,7 @@
 BENCH_DIR  := $(B)/bench
 BENCH_BIN  := $(BENCH_DIR)/refcount-bench
 BENCH_JSON := $(BENCH_DIR)/bench.json
-BENCH_PEERS := c11 urcu glib ck rcuref fileref
+BENCH_PEERS := c11 urcu glib ck rcuref fileref percpu
 BENCH_ROW_OBJS := $(BREEDS_THREADED:%=$(BENCH_DIR)/breed-%.o) \
 	$(BENCH_PEERS:%=$(BENCH_DIR)/peer-%.o)
 BENCH_SRC_HDRS := bench/bench.h bench/loops.h $(LIB_HDRS)
@@ -214,3 +215,22 @@ check-tracker-bench: $(TRACKER_BENCH)
 			  echo "check-tracker-bench: no '$$l' line"; exit 1; }; done
 	@echo "check-tracker-bench: passed"
 CHECK_TARGETS += check-tracker-bench
+
+# --- percpu-bench: percpu_ref's kill latency and bytes per object (issue 11)
+
+PERCPU_BENCH := $(BENCH_DIR)/percpu-bench
+.PHONY: bench-percpu check-bench-percpu
+$(PERCPU_BENCH): bench/percpu-bench.c $(B)/librefcount.a $(LIB_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $< $(B)/librefcount.a -o $@
+bench-percpu: $(PERCPU_BENCH)
+	$(PERCPU_BENCH) $(ARGS)
+# Smoke test: --quick runs and prints every figure (never checks speed).
+check-bench-percpu: $(PERCPU_BENCH)
+	$(PERCPU_BENCH) --quick > $(BENCH_DIR)/percpu-bench.out
+	@for l in 'bytes per object' 'kill latency, idle' 'kill latency, busy'; do \
+		grep -q "$$l" $(BENCH_DIR)/percpu-bench.out || \
+			{ cat $(BENCH_DIR)/percpu-bench.out; \
+			  echo "check-bench-percpu: no '$$l' line"; exit 1; }; done
+	@echo "check-bench-percpu: passed"
+CHECK_TARGETS += check-bench-percpu

@@ -9,8 +9,8 @@
 
 def impls: ["atomic_t", "refcount-atomic", "refcount-fast", "refcount-full",
 	    "refcount-saturating", "urcu_ref", "glib", "ck", "rcuref",
-	    "file_ref"];
-def peers: ["urcu_ref", "glib", "ck", "rcuref", "file_ref"];
+	    "file_ref", "percpu_ref"];
+def peers: ["urcu_ref", "glib", "ck", "rcuref", "file_ref", "percpu_ref"];
 def suites: ["timing", "contention", "objects", "codesize"];
 def num: type == "number";
 def pos: num and . > 0;
@@ -44,7 +44,7 @@ and (.results | all(.impl | IN(impls[])))
 and (.results | map(select(.suite != "codesize")) | all((.ratio_ci95_lo | pos)
 	and (.ratio_ci95_hi | pos) and .ratio_ci95_lo <= .ratio_ci95_hi
 	and (.rounds | . >= 5)))
-and suite("timing"; length == 10 and every_impl
+and suite("timing"; length == (impls | length) and every_impl
 	and all((.cycles_per_op | pos) and (.ratio_to_atomic | pos)
 		and (.mops | pos) and (.mops_min | pos) and (.mops_max | pos)
 		and (.total_cycles | pos)
@@ -67,7 +67,7 @@ and suite("objects"; length > 0 and every_impl
 	and all((.objects | pos) and (.cycles_per_op | pos)
 		and (.ratio_to_atomic | pos)))
 and suite("objects"; map(.objects) | any(. == 1000000))
-and suite("codesize"; length == 20 and every_impl
+and suite("codesize"; length == 2 * (impls | length) and every_impl
 	and all((.bytes | num) and (.op | IN("inc", "dec_and_test"))))
 and (.machine.suites as $ran | .codesize_arch | type == "array"
 	and (if $ran | index(["codesize"])

@@ -19,7 +19,11 @@
  *   BENCH_FORKED               true: probe in a child (the row may abort)
  * and optionally BENCH_DEC(r), a decrement whose result is not tested,
  * BENCH_TARGET, true for the row the targets are about (default false),
- * BENCH_TRYGET_TARGET, true for the row the try-get targets are about, and
+ * BENCH_TRYGET_TARGET, true for the row the try-get targets are about,
+ * BENCH_PERCPU_TARGET, true for the row issue 11's targets are about,
+ * BENCH_FINAL_PUT(r), for a row whose last reference is dropped by another
+ * call than its puts (percpu_ref's kill): the timing loop's last
+ * operation, true when it released, and
  * BENCH_INC_NOT_ZERO_RETRIES(r, n), BENCH_INC_NOT_ZERO that adds its failed
  * compare-and-swaps to the uint64_t *n (for the untimed retry count).
  *
@@ -51,6 +55,9 @@
 #ifndef BENCH_TRYGET_TARGET
 #define BENCH_TRYGET_TARGET false
 #endif
+#ifndef BENCH_PERCPU_TARGET
+#define BENCH_PERCPU_TARGET false
+#endif
 
 /*
  * The loops around the operations are never unrolled, so that every row
@@ -73,6 +80,11 @@
  * dec_and_test from n down; only the very last may return true.  Chunked so
  * that the progress bar can move: one predicted branch per BENCH_CHUNK ops.
  */
+#ifdef BENCH_FINAL_PUT
+#define BENCH_DOWN_TO 1
+#else
+#define BENCH_DOWN_TO 0
+#endif
 static uint64_t BN(timing)(void *slot, uint64_t n, struct bench_progress *p)
 {
 	BENCH_T *r = slot;
@@ -87,14 +99,19 @@ static uint64_t BN(timing)(void *slot, uint64_t n, struct bench_progress *p)
 			BENCH_INC(r);
 		bench_tick(p, i);
 	}
-	for (i = n; i > 0;) {
-		stop = i > BENCH_CHUNK ? i - BENCH_CHUNK : 0;
+	for (i = n; i > BENCH_DOWN_TO;) {
+		stop = i - BENCH_DOWN_TO > BENCH_CHUNK ? i - BENCH_CHUNK :
+							 BENCH_DOWN_TO;
 		BENCH_NO_UNROLL
 		for (; i > stop; i--)
 			if (BENCH_DEC_AND_TEST(r))
 				goto out;
 		bench_tick(p, 2 * n - i);
 	}
+#ifdef BENCH_FINAL_PUT
+	if (!BENCH_FINAL_PUT(r))
+		i = 0;
+#endif
 out:
 	t1 = bench_now();
 	if (i != 1 || BENCH_READ(r) != 0)
@@ -289,6 +306,7 @@ const struct bench_impl BN(bench_impl) = {
 	.kind = BENCH_KIND,
 	.target = BENCH_TARGET,
 	.tryget_target = BENCH_TRYGET_TARGET,
+	.percpu_target = BENCH_PERCPU_TARGET,
 	.key = BENCH_STR(BENCH_SFX),
 	.api = BENCH_API,
 	.lookup_note = BENCH_LOOKUP_NOTE,

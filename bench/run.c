@@ -29,6 +29,7 @@ const struct bench_impl *const impls[] = {
 	&bench_impl_ck,
 	&bench_impl_rcuref,
 	&bench_impl_fileref,
+	&bench_impl_percpu,
 };
 /* clang-format on */
 _Static_assert(sizeof(impls) / sizeof(impls[0]) == NR_IMPLS,

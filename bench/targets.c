@@ -8,11 +8,15 @@
  * peer's, median per round.  print_targets() prints them as text,
  * print_targets_json() as the JSON document's "targets" object.  Then
  * issue 12's targets for rcuref_t: the lookup pattern against
- * refcount-saturating's and atomic_t's get/put.
+ * refcount-saturating's and atomic_t's get/put; and issue 11's for
+ * percpu_ref against atomic_t (text only).
  */
 #include "driver.h"
 
 #include <stdio.h>
+#include <string.h>
+
+#include <refcount/percpu_ref.h>
 
 #define WITHIN 0.02 /* the target: within 2% of the baseline */
 
@@ -224,6 +228,49 @@ static void print_rcuref_targets(void)
 		  group_of(OBJECTS, false, 0, 1000000), at, false, 1.05);
 }
 
+/* The row issue 11's targets are about (BENCH_PERCPU_TARGET), or -1. */
+static int percpu_row(void)
+{
+	for (unsigned int i = 0; i < NR_IMPLS; i++)
+		if (impls[i]->percpu_target)
+			return (int)i;
+	return -1;
+}
+
+/*
+ * Issue 11's targets for percpu_ref, on the fast path this process chose:
+ * the timing loop against atomic_t's (<= 0.4x on rseq, <= 1.2x on the
+ * atomic slots), get/put throughput at 2 threads (>= 4x), and the
+ * throughput ratio at every thread count measured.
+ */
+static void print_percpu_targets(void)
+{
+	int pc = percpu_row(), at = (int)baseline;
+	bool rseq = !strncmp(percpu_ref_fast_path(), "rseq", 4);
+	const struct group *t = find_group(TIMING);
+	char what[96];
+
+	printf("  percpu_ref (issue 11, fast path %s), median per round "
+	       "[95%% interval]:\n",
+	       percpu_ref_fast_path());
+	snprintf(what, sizeof(what),
+		 "1 thread, timing loop vs atomic_t's (<= %.1fx on %s)",
+		 rseq ? 0.4 : 1.2, rseq ? "rseq" : "the atomic slots");
+	rc_target(what, t, pc, t, at, false, rseq ? 0.4 : 1.2);
+	rc_target("get/put, 2 threads, throughput vs atomic_t (>= 4x)",
+		  group_of(CONTENTION, false, 2, 0), pc,
+		  group_of(CONTENTION, false, 2, 0), at, true, 4);
+	if (pc < 0)
+		return;
+	printf("    get/put throughput vs atomic_t by threads:");
+	for (unsigned int k = 0; k < nr_groups; k++)
+		if (groups[k].suite == CONTENTION && !groups[k].lookup)
+			printf(" %u: %.2fx", groups[k].threads,
+			       versus(&groups[k], (unsigned int)at,
+				      (unsigned int)pc));
+	printf("\n");
+}
+
 void print_targets(void)
 {
 	const struct bench_impl *si = impls[target], *bi = impls[baseline];
@@ -271,6 +318,7 @@ void print_targets(void)
 		printf(" %14s\n", range_text(OBJECTS, s, j, b2, sizeof(b2)));
 	}
 	print_rcuref_targets();
+	print_percpu_targets();
 }
 
 /* "key": lo, "key": hi of versus_range(), or nulls. */

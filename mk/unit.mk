@@ -27,6 +27,9 @@
 #         unit-rcuref       rcuref_t and file_ref_t: get, put, read, inc,
 #                           put_close at every zone boundary, the reports
 #                           and their texts, one atomic per get
+#         unit-percpu_ref   percpu_ref: every state transition, switches
+#                           under concurrent get/put, kill racing every
+#                           thread, each misuse report
 #       for each <breed> of BREEDS (names or BREED_VARIANTS); the Criterion
 #       programs only if CRITERION is "yes" (Criterion cannot run under
 #       TSan).  UNIT_BINS_NAME lists the Criterion programs,
@@ -63,6 +66,7 @@ ifeq ($(5),yes)
 $$(foreach b,$(4),$$(eval $$(call UNIT_CRITERION,$(1),$$(b))))
 $$(eval $$(call UNIT_MIXED,$(1)))
 $$(eval $$(call UNIT_RCUREF,$(1)))
+$$(eval $$(call UNIT_PERCPU,$(1)))
 endif
 endef
 
@@ -75,6 +79,17 @@ $(UNIT_DIR)/$(1)/unit-rcuref: tests/rcuref.c $(UNIT_DIR)/$(1)/helpers.o \
 		$$< $(UNIT_DIR)/$(1)/helpers.o $(UNIT_DIR)/$(1)/librefcount.a \
 		-lcriterion -o $$@
 UNIT_BINS_$(1) += $(UNIT_DIR)/$(1)/unit-rcuref
+endef
+
+# UNIT_PERCPU(variant): percpu_ref's states, switches, races and reports
+# (breed-free; on whichever fast path the process chooses: rseq on x86-64,
+# the atomic slots under qemu).
+define UNIT_PERCPU
+$(UNIT_DIR)/$(1)/unit-percpu_ref: tests/percpu_ref.c $(UNIT_DIR)/$(1)/helpers.o \
+		$(UNIT_DIR)/$(1)/librefcount.a $(UNIT_HDRS)
+	$$(UNIT_CC_$(1)) $$(UNIT_CFLAGS_$(1)) $$< $(UNIT_DIR)/$(1)/helpers.o \
+		$(UNIT_DIR)/$(1)/librefcount.a -lcriterion -o $$@
+UNIT_BINS_$(1) += $(UNIT_DIR)/$(1)/unit-percpu_ref
 endef
 
 # UNIT_CRITERION(variant, breed): the Criterion program of one breed, from

@@ -19,6 +19,9 @@
  * and bsg_device.ref_count at open and close only.  path=bfq-ioc moves
  * io_context.refcount per request, an atomic_long_t in the kernel and not
  * in the series, made a refcount_t here to show what converting it costs.
+ * Every I/O also enters and exits the queue (q->q_usage_counter, not in the
+ * series): a struct percpu_ref as in blk-mq, or with q_usage=refcount a
+ * refcount_t of this breed, to show what the per-CPU count buys.
  */
 
 /* One table per breed, named after it: nb_breed_<name> (see nullblk.h). */
@@ -34,6 +37,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <refcount/percpu_ref.h>
 #include <refcount/refcount.h>
 
 #include "instrument.h"
@@ -135,10 +139,43 @@ struct nb_dev {
 	struct xen_blkif *blkif;
 	pthread_mutex_t task_lock;
 	struct nb_task *tasks; /* freed with the device */
+	/* q->q_usage_counter: one of the two, as o.q_usage says */
+	struct percpu_ref q_usage_counter ____cacheline_aligned;
+	refcount_t q_usage_refs;
 	struct nb_instr instr ____cacheline_aligned;
 };
 
 /* ---- the counters, with the kernel's helpers --------------------------- */
+
+/*
+ * blk_queue_enter: every bio takes the queue's usage counter, a try-get
+ * that fails once the queue is frozen (blk_mq_freeze_queue kills it); the
+ * model never freezes while I/O runs.  blk_queue_exit drops it when the
+ * I/O completes.  Not counted in io_rmws: the op counts are the series'.
+ */
+static inline void blk_queue_enter(struct nb_dev *dev)
+{
+	bool ok = dev->o.q_usage == NB_Q_USAGE_PERCPU ?
+			  percpu_ref_tryget_live(&dev->q_usage_counter) :
+			  refcount_inc_not_zero(&dev->q_usage_refs);
+
+	if (__builtin_expect(!ok, 0))
+		nb_bug("blk_queue_enter on a frozen queue", dev);
+}
+
+static inline void blk_queue_exit(struct nb_dev *dev)
+{
+	if (dev->o.q_usage == NB_Q_USAGE_PERCPU)
+		percpu_ref_put(&dev->q_usage_counter);
+	else if (refcount_dec_and_test(&dev->q_usage_refs))
+		nb_bug("blk_queue_exit dropped the queue's own reference", dev);
+}
+
+/* The freeze: nothing frees the queue here, so release() has no work. */
+static void q_usage_release(struct percpu_ref *ref)
+{
+	(void)ref;
+}
 
 static inline void bio_init(struct bio *bio)
 {
@@ -254,6 +291,7 @@ static inline void bio_endio(struct bio *bio)
 	struct nb_kiocb *iocb = bio->bi_private;
 	int res = bio->bi_status;
 
+	blk_queue_exit(dev); /* before fio may see the I/O done */
 	switch (dev->o.path) {
 	case NB_PATH_PSYNC:
 		/* blkdev_bio_end_io_simple: wake the waiter, nothing else */
@@ -442,6 +480,7 @@ static bool nb_submit(struct nb_task *t, struct nb_kiocb *iocb)
 	struct bio *bio;
 
 	count_io(dev);
+	blk_queue_enter(dev);
 	switch (dev->o.path) {
 	case NB_PATH_PSYNC: {
 		/* __blkdev_direct_IO_simple: a bio on the stack, then wait */
@@ -549,6 +588,10 @@ static struct nb_dev *nb_dev_create(const struct nb_opts *o, const char **err)
 	refcount_set(&dev->bsg->ref_count, 1); /* bsg_add_device */
 	refcount_set(&dev->blkif->refcnt, 1); /* xen_blkif_alloc */
 	refcount_set(&dev->blkg->refcnt, 1); /* blkg_create: blkcg's ref */
+	/* blk_alloc_queue: q_usage_counter, with the queue's own reference */
+	refcount_set(&dev->q_usage_refs, 1);
+	if (percpu_ref_init(&dev->q_usage_counter, q_usage_release, 0))
+		goto nomem;
 
 	for (unsigned int i = 0; i < dev->nr_hctx; i++) {
 		struct blk_mq_hw_ctx *hctx = &dev->hctx[i];
@@ -586,6 +629,12 @@ static void nb_dev_destroy(struct nb_dev *dev, struct nb_stats *st)
 		llist_stop(&hctx->cq, &hctx->stop);
 		pthread_join(hctx->thread, NULL);
 	}
+	/* blk_freeze_queue at cleanup: no I/O is left, so it reaches 0 */
+	percpu_ref_kill(&dev->q_usage_counter);
+	if (!percpu_ref_is_zero(&dev->q_usage_counter) ||
+	    !refcount_dec_and_test(&dev->q_usage_refs))
+		nb_bug("q_usage_counter still held at teardown", dev);
+	percpu_ref_exit(&dev->q_usage_counter);
 	/* release the setup references; the last put frees */
 	for (unsigned int i = 0; i < dev->nr_hctx; i++)
 		if (setup_put(dev, &dev->bqt->refcnt)) /* blk_free_tags */

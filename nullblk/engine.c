@@ -27,6 +27,7 @@
 #include <fio.h>
 #include <optgroup.h>
 
+#include <refcount/percpu_ref.h>
 #include <refcount/refcount.h> /* REFCOUNT_BREED_NAME: the default breed */
 
 #include "breed-help.h"
@@ -158,6 +159,17 @@ static struct fio_option options[] = {
 		.posval = { REFCOUNT_FOR_EACH_THREADED_BREED(NB_BREED_POSVAL) },
 	},
 	{
+		NB_OPT("q_usage", "q_usage_counter", q_usage,
+		       "what the per-I/O queue usage counter is", "percpu"),
+		.type = FIO_OPT_STR,
+		.posval = {
+			{ .ival = "percpu", .oval = NB_Q_USAGE_PERCPU,
+			  .help = "struct percpu_ref, as blk-mq's" },
+			{ .ival = "refcount", .oval = NB_Q_USAGE_REFCOUNT,
+			  .help = "a refcount_t of the refcount= breed" },
+		},
+	},
+	{
 		.name = NULL,
 	},
 };
@@ -170,6 +182,25 @@ static struct fio_option *nb_option(const char *name)
 		if (!strcmp(o->name, name))
 			break;
 	return o;
+}
+
+static void nb_no_release(struct percpu_ref *ref)
+{
+	(void)ref;
+}
+
+/*
+ * percpu_ref's first init in a process chooses its fast path and registers
+ * membarrier(), which costs a grace period (milliseconds) once the process
+ * has threads; done here, when fio loads the engine, it is out of the jobs'
+ * way (a job's device, and so its q_usage_counter, is made at job init).
+ */
+__attribute__((constructor)) static void nb_percpu_init(void)
+{
+	struct percpu_ref warm;
+
+	if (!percpu_ref_init(&warm, nb_no_release, 0))
+		percpu_ref_exit(&warm);
 }
 
 /* null_blk clamps submit_queues to [1, nr_cpu_ids]; the engine refuses */
@@ -229,7 +260,7 @@ static bool same_opts(const struct nb_opts *a, const struct nb_opts *b)
 	       a->hw_queue_depth == b->hw_queue_depth &&
 	       a->irqmode == b->irqmode &&
 	       a->completion_nsec == b->completion_nsec && a->path == b->path &&
-	       a->breed == b->breed;
+	       a->breed == b->breed && a->q_usage == b->q_usage;
 }
 
 static struct nb_devref *devref_get(const struct nb_opts *o, const char **err)
@@ -328,9 +359,9 @@ static int fio_nullblk_init(struct thread_data *td)
 
 	/* the parser checked each value; these fail only on a foreign fio */
 	if (td->io_ops != &ioengine || !o || o->breed >= NB_NR_BREEDS ||
-	    o->path >= NB_NR_PATHS || o->queue_mode > NULL_Q_MQ ||
-	    o->irqmode > NULL_IRQ_TIMER || !o->submit_queues ||
-	    !o->hw_queue_depth) {
+	    o->q_usage >= NB_NR_Q_USAGE || o->path >= NB_NR_PATHS ||
+	    o->queue_mode > NULL_Q_MQ || o->irqmode > NULL_IRQ_TIMER ||
+	    !o->submit_queues || !o->hw_queue_depth) {
 		log_err("nullblk: engine options missing: was this engine "
 			"built against the headers of this fio?\n");
 		return 1;

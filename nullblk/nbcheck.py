@@ -40,6 +40,8 @@ def bad_options(breeds):
     return [
         ("path=bogus", ["failed parsing path=bogus"] + list(nb.PATHS)),
         ("refcount=nope", ["failed parsing refcount=nope"] + breeds),
+        ("q_usage=nope", ["failed parsing q_usage=nope", "percpu",
+                          "refcount"]),
         one_of("queue_mode=3", QM_VALUES),
         one_of("queue_mode=-1", QM_VALUES),
         one_of("irqmode=7", IRQ_VALUES),

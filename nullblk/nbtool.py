@@ -19,6 +19,10 @@
 
   nbtool.py --breeds "B1 B2 ..." report --json FILE
       the same tables again, from a bench run's JSON.
+  nbtool.py --breeds "B1 B2 ..." qusage --so SO [--runtime T --ramp T
+            --repeat N --breed B]
+      `make nullblk-bench-qusage`: q_usage=percpu against q_usage=refcount
+      side by side, at numjobs 1 and 2 (nullblk/nbqusage.py).
 
   --breeds is make's $(BREEDS): the breeds of the C registry, in its order,
   which is the order of the columns and rows printed.
@@ -38,6 +42,7 @@ import nbstats
 import time
 
 import nbcheck
+import nbqusage
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 JOBFILE = os.path.join(HERE, "jobs", "randread-4k.fio")
@@ -118,9 +123,11 @@ def check_paths(c, so):
             irq = i % 3
             i += 1
             modes.append((path, breed, qm, irq))
-    for path, breed, qm, irq in modes:
+    for k, (path, breed, qm, irq) in enumerate(modes):
+        # q_usage_counter: both kinds on every path
         opts = ["--path=" + path, "--refcount=" + breed,
                 "--queue_mode=%d" % qm, "--irqmode=%d" % irq,
+                "--q_usage=" + ("percpu", "refcount")[k % 2],
                 "--completion_nsec=2000", "--iodepth=16", "--thread",
                 "--numjobs=%d" % jobs, "--submit_queues=2",
                 "--size=64m", "--number_ios=%d" % n,
@@ -178,10 +185,13 @@ def check_op_counts(c, so):
                     "--number_ios=%d" % n, "--output-format=json"]
             rc, out, err = run(fio_cmd(so, *opts))
             what = "op count path=%s refcount=%s" % (path, breed)
-            m = COUNT_RE.search(err)
-            if not c.ok(rc == 0 and m, what + ": no count line", err):
+            # one line per device: the jobs share one, unless the first
+            # closed it before the second opened (a loaded machine)
+            ms = list(COUNT_RE.finditer(err))
+            if not c.ok(rc == 0 and ms, what + ": no count line", err):
                 continue
-            ios, io_rmws, setup = int(m[3]), int(m[4]), int(m[5])
+            ios, io_rmws, setup = (sum(int(m[k]) for m in ms)
+                                   for k in (3, 4, 5))
             c.ok(ios == n * jobs, what + ": %d I/Os counted" % ios)
             c.ok(io_rmws == rmws * ios,
                  what + ": %d RMWs for %d I/Os, expected %d per I/O"
@@ -189,7 +199,7 @@ def check_op_counts(c, so):
             # per job: bsg get + put, io_context active_ref + refcount
             # puts; per device: blk_queue_tag shared by sq queues
             # (sq - 1 gets, sq puts), bsg, xen_blkif and blkg final puts
-            want = 4 * jobs + (2 * sq - 1) + 3
+            want = 4 * jobs + len(ms) * ((2 * sq - 1) + 3)
             c.ok(setup == want, what + ": %d setup RMWs, expected %d"
                  % (setup, want))
     print("check-nullblk: refcount RMWs per I/O match the profiles "
@@ -573,10 +583,18 @@ def main():
     r = sub.add_parser("report")
     r.add_argument("--json", required=True,
                    help="a bench run's JSON, e.g. build/nullblk-bench.json")
+    q = sub.add_parser("qusage")
+    q.add_argument("--so", required=True)
+    q.add_argument("--runtime", default="200ms")
+    q.add_argument("--ramp", default="50ms")
+    q.add_argument("--repeat", default="3")
+    q.add_argument("--breed", default="saturating")
     a = ap.parse_args()
     BREEDS[:] = a.breeds.split()
     if BASELINE not in BREEDS:
         ap.error("--breeds must include the baseline, %s" % BASELINE)
+    if a.cmd == "qusage":
+        return nbqusage.cmd_qusage(a, JOBFILE, job_env, run, parse_fio_json)
     return {"check": cmd_check, "bench": cmd_bench,
             "report": cmd_report}[a.cmd](a)
 

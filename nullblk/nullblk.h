@@ -35,6 +35,17 @@ enum nb_path {
 	NB_NR_PATHS
 };
 
+/*
+ * q_usage=: what q->q_usage_counter is.  Every I/O takes it
+ * (blk_queue_enter: a try-get unless the queue is frozen) and drops it when
+ * it completes (blk_queue_exit); freezing the queue at teardown kills it.
+ */
+enum nb_q_usage {
+	NB_Q_USAGE_PERCPU, /* struct percpu_ref, as the kernel has it */
+	NB_Q_USAGE_REFCOUNT, /* a refcount_t of the refcount= breed */
+	NB_NR_Q_USAGE
+};
+
 /* refcount=: the breeds, NB_BREED_<NAME>, in the registry's order */
 #define NB_BREED_ENUM(name, NAME, id, max, saturated) NB_BREED_##NAME,
 enum nb_breed { REFCOUNT_FOR_EACH_THREADED_BREED(NB_BREED_ENUM) NB_NR_BREEDS };
@@ -54,6 +65,7 @@ struct nb_opts {
 	unsigned long long completion_nsec;
 	unsigned int path;
 	unsigned int breed;
+	unsigned int q_usage;
 };
 
 /* a lock-free list node, as the kernel's <linux/llist.h> */

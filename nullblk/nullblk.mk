@@ -6,6 +6,8 @@
 #                         bad options (part of `make check`)
 #   make nullblk-record  nullblk-bench, written to docs/nullblk-run.txt with
 #                         the date, commit and CPU
+#   make nullblk-bench-qusage  q_usage=percpu against q_usage=refcount (the
+#                         per-I/O q_usage_counter), numjobs 1 and 2
 #   make nullblk-bench    the job files under nullblk/jobs/, one table
 #                         (about 5 min); NB_RUNTIME=500ms NB_RAMP=100ms
 #                         NB_REPEAT=4 for a longer one (15 min); NB_QUICK=1
@@ -106,6 +108,15 @@ nullblk-bench:
 		--json=$(NB_CYCLES_JSON) > /dev/null
 	$(NB_TOOL) bench --so $(NB_SO) --cycles-json $(NB_CYCLES_JSON) \
 		$(NB_BENCH_ARGS) --json $(B)/nullblk-bench.json
+
+# What the per-CPU q_usage_counter buys per I/O (nullblk/nbqusage.py):
+# q_usage=percpu against q_usage=refcount, numjobs 1 and 2.
+.PHONY: nullblk-bench-qusage
+nullblk-bench-qusage:
+	$(NEED) python3 fio
+	$(MAKE) --no-print-directory $(NB_SO)
+	$(NB_TOOL) qusage --so $(NB_SO) --runtime='$(NB_RUNTIME)' \
+		--ramp='$(NB_RAMP)' --repeat='$(or $(NB_REPEAT_QUSAGE),5)'
 
 # make nullblk-record: nullblk-bench, recorded in docs/nullblk-run.txt with
 # the date, the commit, the command and the CPU it ran on.

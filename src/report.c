@@ -60,6 +60,21 @@ static const char *const msg_text[__REFCOUNT_NR_MSGS] = {
 		"imbalanced put on file reference count",
 	[__REFCOUNT_MSG_FILE_REF_INC_DEAD] =
 		"file_ref_inc() on a released file reference",
+	/* lib/percpu-refcount.c's WARNs, and librefcount's hardened checks */
+	[__REFCOUNT_MSG_PERCPU_SATURATED] =
+		"percpu_ref: saturated; leaking memory.",
+	[__REFCOUNT_MSG_PERCPU_GET_RELEASED] =
+		"percpu_ref: get on a released ref; use-after-free.",
+	[__REFCOUNT_MSG_PERCPU_UNDERFLOW] =
+		"percpu_ref: underflow; use-after-free.",
+	[__REFCOUNT_MSG_PERCPU_PUT_RELEASED] =
+		"percpu_ref: put after release; use-after-free.",
+	[__REFCOUNT_MSG_PERCPU_SWITCH_LE_0] =
+		"percpu ref <= 0 after switching to atomic",
+	[__REFCOUNT_MSG_PERCPU_DOUBLE_KILL] =
+		"percpu_ref_kill_and_confirm called more than once",
+	[__REFCOUNT_MSG_PERCPU_EXIT_LIVE] =
+		"percpu_ref: exit while references are held; use-after-free.",
 };
 
 static const char *const type_names[REFCOUNT_NR_SATURATION_TYPES] = {
@@ -182,6 +197,8 @@ static const char *counter_type(const char *breed)
 		return "rcuref_t";
 	if (breed && !strcmp(breed, "file_ref"))
 		return "file_ref_t";
+	if (breed && !strcmp(breed, "percpu_ref"))
+		return "percpu_ref";
 	return "refcount_t";
 }
 

@@ -280,7 +280,10 @@ $(REL)/$(1)/qemu-exec.so: tests/qemu/qemu-exec.c | $(REL_QEMU_NEED)
 # G_SLICE=always-malloc: qemu 7.2 allocates with GLib's g_slice, whose lock
 # is not fork-safe; a guest fork() while another guest thread translates
 # code then deadlocks the child (seen here with Criterion's runner).
+# PERCPU_EXPECT_PATH: qemu-user has no rseq, so unit-percpu_ref must find
+# percpu_ref's atomic slots.
 REL_RUN_$(1) = timeout -k 10 $(REL_QEMU_TIMEOUT) env G_SLICE=always-malloc \
+	PERCPU_EXPECT_PATH=atomic-slots \
 	QEMU_LD_PREFIX=$$(REL_LDPREFIX_$(1)) \
 	QEMU_CPU=$(REL_CPU_$(1)) LD_LIBRARY_PATH=$$(REL_SRLIB_$(1)) \
 	RELIABILITY_QEMU=/usr/bin/$(REL_QEMU_$(1)) \

@@ -337,6 +337,13 @@ enum __refcount_msg {
 	__REFCOUNT_MSG_RCUREF_IMBALANCED, /* "rcuref - imbalanced put()" */
 	__REFCOUNT_MSG_FILE_REF_IMBALANCED, /* "imbalanced put on file ..." */
 	__REFCOUNT_MSG_FILE_REF_INC_DEAD, /* "file_ref_inc() on a released ..." */
+	__REFCOUNT_MSG_PERCPU_SATURATED, /* "percpu_ref: saturated; ..." */
+	__REFCOUNT_MSG_PERCPU_GET_RELEASED, /* "percpu_ref: get on a released" */
+	__REFCOUNT_MSG_PERCPU_UNDERFLOW, /* "percpu_ref: underflow; ..." */
+	__REFCOUNT_MSG_PERCPU_PUT_RELEASED, /* "percpu_ref: put after release" */
+	__REFCOUNT_MSG_PERCPU_SWITCH_LE_0, /* "percpu ref <= 0 after ..." */
+	__REFCOUNT_MSG_PERCPU_DOUBLE_KILL, /* "... called more than once" */
+	__REFCOUNT_MSG_PERCPU_EXIT_LIVE, /* "percpu_ref: exit while ..." */
 	__REFCOUNT_NR_MSGS
 };
 
