@@ -1,0 +1,269 @@
+"""refcount-convert apply: text edits spatch cannot make (field declarations,
+wrapper macro bodies, initialisers, includes, build hints) and the generated
+semantic patch for the uses (tools/cocci/apply.cocci)."""
+
+import os
+import re
+import subprocess
+import tempfile
+
+from . import analyse as A, registry, scan
+
+
+METAVARS = ("E", "X", "PT", "op", "C", "C1", "a", "A", "S", "V", "f", "p")
+
+
+def sections():
+    text = scan.read(os.path.join(scan.COCCI_DIR, "apply.cocci"))
+    out = {}
+    for part in text.split("// @@@ ")[1:]:
+        name, body = part.split("\n", 1)
+        out[name.strip()] = body
+    return out
+
+
+def fill(t, **kw):
+    for k, v in kw.items():
+        t = t.replace("{{%s}}" % k, v)
+    return t
+
+
+def key(x):
+    return "%s:%d:%d" % (x["file"], x["line"], x["col"])
+
+
+def semantic_patch(m, conv):
+    sec = sections()
+    sets, rules, branches = {}, [], []
+    n = [0]
+
+    def add(section, keys, **kw):
+        if section not in ("set", "read") and not keys:
+            return
+        n[0] += 1
+        name = "k%d" % n[0]
+        sets[name] = sorted(keys)
+        body = fill(sec[section], RULE="r%d" % n[0], KEYS=name, **kw)
+        if section in ("set", "read"):
+            rules.append(body)
+            return
+        # spatch re-parses a changed file (positions then name a temporary
+        # extract), so every position-restricted rewrite is one branch of
+        # the first rule, with its metavariables renamed apart.
+        head, pat = body.split("\n@@\n", 1)
+        decls = head.split("\n", 1)[1]
+        ren = lambda s: re.sub(r"\b(%s)\b" % "|".join(METAVARS),
+                               lambda mm: mm.group(1) + str(n[0]), s)
+        branches.append((ren(decls), ren(pat.strip("\n"))))
+
+    for field, fm in conv:
+        P = fm["width"][1]
+        names = registry.lib_names(P, fm["width"][2])
+        tests = [x for x in fm["sentinels"] if x["kind"] == "test"]
+        near = {(s["file"], s["line"]) for s in fm["sites"]}
+        guards = [x for x in tests if x["op"] == "!=" and any(
+            (x["file"], x["line"] + d) in near for d in (0, 1))]
+        add("guard", [key(x) for x in guards], F=field)
+        add("sentinel", [key(x) for x in fm["sentinels"] if x not in guards],
+            F=field, P=P)
+        by_shape = {}
+        for s in fm["sites"]:
+            op = m["ops"][s["op"]]
+            by_shape.setdefault(op.field is not None and s["op"], []).append(s)
+        for shape, ss in by_shape.items():
+            if shape:  # a macro wrapper taking the object
+                decl = "expression E;"
+                call, ptr = "%s@p(E)" % shape, "&E->%s" % field
+            else:
+                decl = "identifier X;\nexpression PT;"
+                call, ptr = "X@p(PT, ...)", "PT"
+            for what in ("last", "notlast", "inc", "dec"):
+                new = names[what] % ptr
+                for ctx, section in (("cmp", "cmp"), ("cmp+", "cmpadj"),
+                                     ("cmp-", "cmpadj"), ("!", "not"),
+                                     ("bool", "expr"), ("value", "expr"),
+                                     ("return", "expr"), ("stmt", "expr")):
+                    ks = [key(s) for s in ss if s["meaning"] == what and (
+                        s["ctx"] == ctx if len(ctx) != 4 else s["ctx"].startswith(ctx))]
+                    add(section, ks, DECL=decl, CALL=call, NEW=new)
+        for what in ("last", "notlast"):
+            add("plaincmp", [key(s) for s in fm["plain"] if s["meaning"] == what],
+                F=field, NEW=names[what] % ("&E->" + field))
+        add("plainstmt", [key(s) for s in fm["plain"] if s["meaning"] in ("inc", "dec")],
+            F=field, P=P)
+        add("set", [], F=field, P=P)
+        add("read", [], F=field, P=P)
+
+    header = fill(sec["header"], SETS="\n".join(
+        "%s = %r" % (k, set(v)) for k, v in sets.items()))
+    first = ""
+    if branches:
+        first = "@positioned@\n%s\n@@\n(\n%s\n)\n\n" % (
+            "\n".join(d for d, _ in branches),
+            "\n|\n".join(b for _, b in branches))
+    return header + first + "\n".join(rules)
+
+
+def insert_include(text, lines):
+    """After the last top-level #include (or the include guard)."""
+    ls = text.split("\n")
+    at = None
+    for i, l in enumerate(ls):
+        if re.match(r"\s*#\s*include\b", l):
+            at = i
+        elif re.match(r"\s*(struct|typedef|static|extern|int|void)\b", l) and at is not None:
+            break
+    if at is None:
+        for i, l in enumerate(ls):
+            if re.match(r"\s*#\s*define\s+\w+_H\w*\s*$", l):
+                at = i
+                break
+    at = -1 if at is None else at
+    ls[at + 1:at + 1] = lines
+    return "\n".join(ls)
+
+
+def layout_check(fm, incdir):
+    """The new type has the size, alignment and offset of the old one."""
+    old = " ".join(w for w in fm["decls"][0]["type"].split() if w not in registry.QUALIFIERS)
+    new = fm["width"][0]
+    src = ("#include <stddef.h>\n#include <stdint.h>\n#include <sys/types.h>\n"
+           "#include <stdatomic.h>\n#include <refcount/types.h>\n"
+           "struct o { char c; %s x; }; struct n { char c; %s x; };\n"
+           "typedef char size_check[sizeof(%s) == sizeof(%s) ? 1 : -1];\n"
+           "typedef char off_check[offsetof(struct o, x) == offsetof(struct n, x)"
+           " && sizeof(struct o) == sizeof(struct n) ? 1 : -1];\n") % (old, new, old, new)
+    with tempfile.NamedTemporaryFile("w", suffix=".c", delete=False) as t:
+        t.write(src)
+    r = subprocess.run(["cc", "-fsyntax-only", "-I", incdir, t.name],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                       universal_newlines=True)
+    os.unlink(t.name)
+    return r.returncode == 0, "%s -> %s" % (old, new)
+
+
+def apply(m, incdir):
+    root = m["root"]
+    conv = [(f, fm) for f, fm in sorted(m["fields"].items())
+            if fm["decision"] == "convert"]
+    for f, fm in sorted(m["fields"].items()):
+        if fm["decision"] != "convert":
+            print("refused: %s: %s" % (f, "; ".join(fm["reasons"])))
+    if not conv:
+        print("refcount-convert: nothing to convert")
+        return 0
+    ok_conv = []
+    for f, fm in conv:
+        ok, what = layout_check(fm, incdir)
+        if not ok:
+            print("refused: %s: layout check failed (%s)" % (f, what))
+        else:
+            print("layout: %s: %s, same size, alignment and offset" % (f, what))
+            ok_conv.append((f, fm))
+    conv = ok_conv
+    before = {f: scan.read(f) for f in m["files"]}
+    # 1. the uses (spatch)
+    scan.spatch(semantic_patch(m, conv), ["--dir", root], m["incdirs"],
+                m["macro_file"], in_place=True,
+                workdir=os.path.join(m["work"], "apply"))
+    # 2. text edits: declarations, wrapper macros, initialisers, includes
+    edits = {}
+
+    def text(f):
+        if f not in edits:
+            edits[f] = scan.read(f)
+        return edits[f]
+
+    needs = {}
+    for field, fm in conv:
+        t, P, MAC = fm["width"]
+        names = registry.lib_names(P, MAC)
+        d = fm["decls"][0]
+        ls = text(d["file"]).split("\n")
+        ls[d["line"] - 1] = re.sub(r"^(\s*).*?\b(%s\s*;)" % field, r"\1%s \2" % t,
+                                   ls[d["line"] - 1])
+        edits[d["file"]] = "\n".join(ls)
+        needs.setdefault(d["file"], set()).add("types")
+        for name, op in m["mwraps"].items():
+            if op.field != field:
+                continue
+            red = "%s_inc(&(x)->%s)" % (P, field) if op.delta == +1 else \
+                "(!%s_dec_and_test(&(x)->%s))" % (P, field)
+            for f, first, last in op.defs:
+                ls = text(f).split("\n")
+                ls[first - 1:last] = ["#define %s(x) %s /* refcount-convert: %s */" % (
+                    name, red, "references remain" if op.delta == -1 else "get")]
+                ls[first:first] = [""] * (last - first)  # keep line numbers
+                edits[f] = "\n".join(ls)
+                needs.setdefault(f, set()).add("ops")
+        for ini in fm["initialisers"]:
+            ls = text(ini["file"]).split("\n")
+            new = names["init_immortal"] if ini["sentinel"] else names["init"] % ini["value"]
+            l = ls[ini["line"] - 1]
+            i = l.find("{")
+            ls[ini["line"] - 1] = l[:i] + l[i:].replace(ini["value"], new, 1)
+            edits[ini["file"]] = "\n".join(ls)
+            needs.setdefault(ini["file"], set()).add("types")
+        for s in fm["sites"] + fm["plain"]:
+            needs.setdefault(s["file"], set()).add("ops")
+            for c in s.get("cond") or []:
+                needs.setdefault(s["file"], set()).add(("nonatomic", c))
+    for f in m["files"]:
+        cur = edits.get(f, scan.read(f))
+        if cur != before[f] and f not in needs:
+            needs[f] = {"ops"}
+    for f, what in needs.items():
+        if f in scan.read(f) and False:
+            pass
+        lines = []
+        conds = sorted(c for _, c in [w for w in what if isinstance(w, tuple)])
+        if conds:
+            lines += ["#if %s" % " && ".join(conds), registry.NONATOMIC_BREED, "#endif"]
+        lines.append(registry.INCLUDE if "ops" in what else
+                     registry.INCLUDE.replace("refcount.h", "types.h"))
+        edits[f] = insert_include(text(f), ["/* refcount-convert */"] + lines)
+    for f, t in edits.items():
+        scan.write(f, t)
+    changed = 0
+    for f in m["files"]:
+        after = scan.read(f)
+        if after != before[f]:
+            changed += 1
+            b, a = before[f].split("\n"), after.split("\n")
+            n = sum(1 for x, y in zip(b, a) if x != y) + abs(len(a) - len(b))
+            print("changed: %s (%d lines)" % (os.path.relpath(f, root), n))
+    for field, fm in conv:
+        print("converted: %s -> %s (%d operations, %d plain, %d reads, %d sentinels, "
+              "%d initialisers, %d stores)" % (
+                  field, fm["width"][0], len(fm["sites"]), len(fm["plain"]),
+                  len(fm["reads"]), len(fm["sentinels"]), len(fm["initialisers"]),
+                  len(fm["sets"])))
+    hints(root, conv, m)
+    print("refcount-convert: %d files changed" % changed)
+    return 0
+
+
+def hints(root, conv, m):
+    """pkg-config and C standard."""
+    print("build: compile with $(pkg-config --cflags refcount), link "
+          "$(pkg-config --libs refcount) (-lrefcount)")
+    headers = {fm["decls"][0]["file"] for _, fm in conv
+               if fm["decls"][0]["file"].endswith(".h")}
+    for d, _, files in os.walk(root):
+        if any(x in d for x in scan.SKIP_DIRS):
+            continue
+        for f in files:
+            if f.endswith(".pc.in") and headers:
+                p = os.path.join(d, f)
+                t = scan.read(p)
+                if "refcount" in t:
+                    continue
+                if re.search(r"^Requires:", t, re.M):
+                    t = re.sub(r"^(Requires:.*)$", r"\1 refcount", t, count=1, flags=re.M)
+                else:
+                    t = t.rstrip("\n") + "\nRequires: refcount\n"
+                scan.write(p, t)
+                print("build: %s: Requires: refcount (a public header embeds "
+                      "the count)" % os.path.relpath(p, root))
+    print("build: C11 or later compiles the operations inline; below C11 "
+          "<refcount/refcount.h> declares them out of line (-lrefcount)")
