@@ -209,12 +209,9 @@ def apply(m, incdir):
             for c in s.get("cond") or []:
                 needs.setdefault(s["file"], set()).add(("nonatomic", c))
     for f in m["files"]:
-        cur = edits.get(f, scan.read(f))
-        if cur != before[f] and f not in needs:
-            needs[f] = {"ops"}
+        if scan.read(f) != before[f]:  # changed by spatch: uses operations
+            needs.setdefault(f, set()).add("ops")
     for f, what in needs.items():
-        if f in scan.read(f) and False:
-            pass
         lines = []
         conds = sorted(c for _, c in [w for w in what if isinstance(w, tuple)])
         if conds:
