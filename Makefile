@@ -127,6 +127,7 @@ include nullblk/nullblk.mk
 include tests/reliability.mk
 include tests/input.mk
 include tests/tracker.mk
+include tests/convert/convert.mk
 
 check: $(CHECK_TARGETS)
 	@echo "make check: all of $(CHECK_TARGETS) passed"

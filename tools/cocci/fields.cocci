@@ -193,3 +193,21 @@ E << f_releasem.E; X << f_releasem.X; R << f_releasem.R; p << f_releasem.p;
 q << f_releasem.q;
 @@
 use("release-macro", E, X, R, q[0].line, p)
+
+@f_created exists@
+identifier o;
+type T;
+expression V;
+identifier A =~ "{{ZALLOC}}";
+identifier X =~ "{{INCOPS}}";
+identifier f =~ "{{FIELDS}}";
+position p;
+@@
+T *o = A(...);
+... when != o->f = V
+X(&o->f@p, ...);
+
+@script:python@
+o << f_created.o; f << f_created.f; X << f_created.X; p << f_created.p;
+@@
+use("creation", o, f, X, "", p)

@@ -89,6 +89,8 @@ def print_report(doc, out=sys.stdout):
 
 
 def main(argv):
+    import signal
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     if "--" in argv:
         i = argv.index("--")
         argv, command = argv[:i], argv[i + 1:]

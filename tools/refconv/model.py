@@ -165,7 +165,7 @@ def build(root, work=None, extra=None):
                 fm["refused"].append((s, "%s result used as a value (%s)" %
                                       (s["op"], s["ctx"])))
         _initialisers(fm, files, typedefs)
-        _decide(fm, typedefs)
+        _decide(fm, typedefs, root)
         model["fields"][field] = fm
     return model
 
@@ -201,7 +201,7 @@ def _initialisers(fm, files, typedefs):
                 sentinel=bool(registry.SENTINEL_RE.match(A.nospace(v)))))
 
 
-def _decide(fm, typedefs):
+def _decide(fm, typedefs, root):
     reasons = []
     if len(fm["decls"]) != 1:
         reasons.append("declared in %d structs (%s)" % (len(fm["decls"]), ", ".join(
@@ -215,7 +215,7 @@ def _decide(fm, typedefs):
     if not fm["releases"]:
         reasons.append("no release-like call after the final decrement")
     for where, why in fm["refused"]:
-        reasons.append("%s:%d: %s" % (os.path.relpath(where["file"]),
+        reasons.append("%s:%d: %s" % (os.path.relpath(where["file"], root),
                                       where["line"], why))
     atomic = [s for s in fm["sites"] if s["atomic"]]
     if not atomic:

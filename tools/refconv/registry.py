@@ -99,6 +99,10 @@ WIDTHS = {
     "_Atomic size_t": WIDTH64, "glong": WIDTH64, "gsize": WIDTH64,
 }
 QUALIFIERS = ("volatile", "const", "register")
+# Project types of WIDTHS as plain C, for the layout check's probe.
+CTYPES = {"gint": "int", "guint": "unsigned int", "gatomicrefcount": "int",
+          "atomic_t": "struct { int counter; }", "glong": "long",
+          "gsize": "unsigned long"}
 
 # Sentinel ("immortal") values: compared for (in)equality and stored, they
 # mean "constant object".  Matched on the expression's text, spaces removed.
@@ -123,6 +127,7 @@ def lib_names(prefix, macro):
         "last": prefix + "_dec_and_test(%s)",
         "notlast": "!" + prefix + "_dec_and_test(%s)",
         "inc": prefix + "_inc(%s)",
+        "create": prefix + "_set(%s, 1)",
         "dec": prefix + "_dec(%s)",
         "read": prefix + "_read(%s)",
         "set": prefix + "_set(%s, %s)",

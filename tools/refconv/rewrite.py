@@ -66,6 +66,10 @@ def semantic_patch(m, conv):
         add("guard", [key(x) for x in guards], F=field)
         add("sentinel", [key(x) for x in fm["sentinels"] if x not in guards],
             F=field, P=P)
+        created = {(c["file"], c["line"]) for c in fm["creations"]}
+        for s in fm["sites"]:
+            if s["meaning"] == "inc" and (s["file"], s["line"]) in created:
+                s["meaning"] = "create"
         by_shape = {}
         for s in fm["sites"]:
             op = m["ops"][s["op"]]
@@ -77,7 +81,7 @@ def semantic_patch(m, conv):
             else:
                 decl = "identifier X;\nexpression PT;"
                 call, ptr = "X@p(PT, ...)", "PT"
-            for what in ("last", "notlast", "inc", "dec"):
+            for what in ("last", "notlast", "inc", "dec", "create"):
                 new = names[what] % ptr
                 for ctx, section in (("cmp", "cmp"), ("cmp+", "cmpadj"),
                                      ("cmp-", "cmpadj"), ("!", "not"),
@@ -126,6 +130,7 @@ def insert_include(text, lines):
 def layout_check(fm, incdir):
     """The new type has the size, alignment and offset of the old one."""
     old = " ".join(w for w in fm["decls"][0]["type"].split() if w not in registry.QUALIFIERS)
+    old = registry.CTYPES.get(old, old)
     new = fm["width"][0]
     src = ("#include <stddef.h>\n#include <stdint.h>\n#include <sys/types.h>\n"
            "#include <stdatomic.h>\n#include <refcount/types.h>\n"
@@ -180,8 +185,10 @@ def apply(m, incdir):
         names = registry.lib_names(P, MAC)
         d = fm["decls"][0]
         ls = text(d["file"]).split("\n")
-        ls[d["line"] - 1] = re.sub(r"^(\s*).*?\b(%s\s*;)" % field, r"\1%s \2" % t,
-                                   ls[d["line"] - 1])
+        ty = r"\s+".join(re.escape(w) for w in d["type"].split())
+        ls[d["line"] - 1] = re.sub(r"(^|[{;])(\s*)%s(\s+)(%s\s*[;:\[])" % (ty, field),
+                                   lambda mm: mm.group(1) + mm.group(2) + t + mm.group(3)
+                                   + mm.group(4), ls[d["line"] - 1], count=1)
         edits[d["file"]] = "\n".join(ls)
         needs.setdefault(d["file"], set()).add("types")
         for name, op in m["mwraps"].items():
