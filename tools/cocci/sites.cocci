@@ -114,3 +114,22 @@ X@p(es)
 X << s_any.X; es << s_any.es; p << s_any.p;
 @@
 site("value", X, es, "", "", p)
+
+@s_assign exists@
+identifier X =~ "{{OPS}}";
+expression list es;
+idexpression V;
+expression E2;
+binary operator op = {==,!=,<,>,<=,>=};
+constant C;
+position p;
+@@
+V = X@p(es);
+... when != V = E2
+V op C
+
+@script:python@
+X << s_assign.X; es << s_assign.es; op << s_assign.op; C << s_assign.C;
+p << s_assign.p;
+@@
+site("kept", X, es, op, C, p)

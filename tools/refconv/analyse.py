@@ -6,7 +6,7 @@ import re
 
 from . import registry, scan
 
-CTX_PRIORITY = ["stmt", "cmp+", "cmp-", "cmp", "!", "bool", "return", "value"]
+CTX_PRIORITY = ["stmt", "cmp+", "cmp-", "cmp", "!", "bool", "return", "kept", "value"]
 USE_PRIORITY = ["oparg", "plain-stmt", "plain-cmp", "plain-value", "arith",
                 "set", "cmp", "addr", "read"]
 CONST_RE = re.compile(r"^\(?\s*(\([\w ]+\)\s*)?[-~]?\s*(0[xX][0-9a-fA-F]+|\d+)[uUlL]*\s*\)?$"
@@ -110,7 +110,7 @@ def macro_wrappers(defs, ops):
                     continue
                 ret = inner.returns
                 if m.group(3):
-                    ret = registry.ADJUST.get((ret, m.group(3)[0], 1), "value")
+                    ret = registry.adjust(ret, m.group(3)[0], 1, step) or "value"
                 op = Op(name, inner.family, ret, step, field=field,
                         atomic=inner.atomic, via=inner.name)
             prev = found.get(name)
@@ -155,14 +155,68 @@ def function_wrappers(root, files, incdirs, mlines, ops, work):
             continue
         ret = inner.returns
         if adj:
-            ret = registry.ADJUST.get((ret, adj[0], int(adj[1:])), "value")
+            ret = registry.adjust(ret, adj[0], int(adj[1:]), step) or "value"
         op = Op(fn, inner.family, ret, step, via=prim)
         op.sub = sub
         op.defs.append((f, int(first), int(last)))
         found.setdefault(fn, op)
+    for fn, prm, prim, es, adj, f, first, last in ifdef_wrappers(files, prims):
+        if fn in found:
+            continue
+        inner = ops[prim]
+        args = split_args(es)
+        fa = field_of(args[inner.ptr_arg]) if inner.ptr_arg < len(args) else None
+        sub = fa[1] if fa and fa[0] == prm else None
+        step = inner.step(args)
+        if len(args) > 1 and nospace(args[1]) == "0":
+            step = 0  # an atomic read through an add of 0
+        if (not sub and nospace(args[0]) != prm) or step is None:
+            continue
+        ret = (registry.adjust(inner.returns, adj[0], 1, step) or "value") if adj \
+            else inner.returns
+        if step == 0:
+            ret = "read"
+        op = Op(fn, inner.family, ret, step, via=prim)
+        op.sub = sub
+        op.defs.append((f, first, last))
+        found[fn] = op
     for n, o in found.items():
         ops.setdefault(n, o)
     return found
+
+
+FUNC_RE = re.compile(r"^(\w[\w \t\*]*\s+)?(\w+)\s*\(\s*([\w \t]+\*\s*)(\w+)\s*\)\s*\{", re.M)
+
+
+def ifdef_wrappers(files, prims):
+    """The wrappers spatch does not see: a body whose first preprocessor
+    branch is the one `return PRIM(...) [+-1];` (dbus's #if DBUS_USE_SYNC
+    _dbus_atomic_inc), the other branches being a locked fallback."""
+    prim_re = re.compile(r"^return\(?(%s)\((.*)\)([-+]1)?\)?;$" % "|".join(
+        re.escape(p) for p in prims))
+    for f in files:
+        if not f.endswith(".c"):
+            continue
+        text = scan.read(f)
+        if "#if" not in text:
+            continue
+        for m in FUNC_RE.finditer(text):
+            end = scan._match_brace(text, m.end() - 1)
+            body = text[m.end():end]
+            if "#if" not in body:
+                continue
+            first = []
+            for l in body.split("\n"):
+                s = l.strip()
+                if re.match(r"#\s*(else|elif|endif)", s):
+                    break
+                if s and not s.startswith("#"):
+                    first.append(s)
+            mm = prim_re.match(nospace(" ".join(first)))
+            if mm:
+                yield (m.group(2), m.group(4), mm.group(1), mm.group(2),
+                       mm.group(3) or "", f, text.count("\n", 0, m.start()) + 1,
+                       text.count("\n", 0, end) + 1)
 
 
 def in_defs(op_defs, f, line):
@@ -170,16 +224,21 @@ def in_defs(op_defs, f, line):
 
 
 def meaning(op_returns, step, ctx, cmpop, const):
-    """What a site does: inc, dec, last, notlast, or None (unconvertible)."""
+    """What a site does: inc, dec, last, notlast, read, or None
+    (unconvertible)."""
+    if step == 0 and op_returns == "read":
+        return "read"
     if step == +1:
         return "inc" if ctx == "stmt" else None
     if step != -1:
         return None
     if ctx == "stmt":
         return "dec"
+    if ctx == "kept":  # stored, then tested: what the test means
+        ctx = "cmp"
     ret = op_returns
     if ctx.startswith("cmp") and len(ctx) > 3:
-        ret = registry.ADJUST.get((ret, ctx[3], int(nospace(ctx[4:]) or 0)))
+        ret = registry.adjust(ret, ctx[3], int(nospace(ctx[4:]) or 0), step)
         ctx = "cmp"
     if ret is None:
         return None

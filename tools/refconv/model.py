@@ -102,7 +102,7 @@ def build(root, work=None, extra=None):
     for field in cands:
         decls = struct_fields.get(field, [])
         fs = [s for s in sites if s["field"] == field]
-        fm = dict(field=field, decls=decls, sites=fs, reads=[], sentinels=[],
+        fm = dict(field=field, decls=decls, sites=fs, struct_fields=struct_fields, reads=[], sentinels=[],
                   sets=[], plain=[], initialisers=[], creations=[], releases=[],
                   refused=[], conditions=[])
         for r in notes:
@@ -146,6 +146,9 @@ def build(root, work=None, extra=None):
                 nv = A.nospace(v)
                 if op.strip() in ("==", "!=") and registry.SENTINEL_RE.match(nv):
                     fm["sentinels"].append(dict(where, kind="test"))
+                elif nv == "0" and op.strip() == "==":
+                    fm["refused"].append((where, "compared == 0 outside a "
+                                          "decrement: 0 is a live state here"))
                 elif A.CONST_RE.match(nv):
                     fm["reads"].append(dict(where, kind="compare"))
                 else:
@@ -161,6 +164,14 @@ def build(root, work=None, extra=None):
             else:
                 fm["reads"].append(dict(where, kind="read"))
         for s in fs:
+            if s["meaning"] == "read" and s["ctx"] == "cmp" and s["const"] == "0" \
+                    and s["cmp"] == "==":
+                fm["refused"].append((s, "compared == 0 outside a decrement: "
+                                      "0 is a live state here"))
+            if s["ctx"] == "kept":
+                fm["refused"].append((s, "%s's result is kept in a variable and "
+                                      "tested later (%s %s): the old value is used"
+                                      % (s["op"], s["cmp"], s["const"])))
             if s["meaning"] is None:
                 fm["refused"].append((s, "%s result used as a value (%s)" %
                                       (s["op"], s["ctx"])))
@@ -203,11 +214,16 @@ def _initialisers(fm, files, typedefs):
 
 def _decide(fm, typedefs, root):
     reasons = []
-    if len(fm["decls"]) != 1:
+    if len(fm["decls"]) > 1 and len({d["type"] for d in fm["decls"]}) == 1:
+        fm["width"] = scan.width(fm["decls"][0]["type"], typedefs, fm["struct_fields"])
+        if not fm["width"]:
+            reasons.append("no library type of the width of '%s'" %
+                           fm["decls"][0]["type"])
+    elif len(fm["decls"]) != 1:
         reasons.append("declared in %d structs (%s)" % (len(fm["decls"]), ", ".join(
             sorted({d["struct"] or "?" for d in fm["decls"]})) or "none found"))
     else:
-        w = scan.width(fm["decls"][0]["type"], typedefs)
+        w = scan.width(fm["decls"][0]["type"], typedefs, fm["struct_fields"])
         fm["width"] = w
         if not w:
             reasons.append("no library type of the width of '%s'" %

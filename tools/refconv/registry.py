@@ -64,8 +64,15 @@ DEC_TESTS = {
     ("dec0", "bool", None): "last", ("dec0", "!", None): "notlast",
     ("dec0", "stmt", None): "last",
 }
-# x + 1 turns a new value into an old one, x - 1 the reverse.
-ADJUST = {("new", "+", 1): "old", ("old", "-", 1): "new"}
+# An adjusted result (x + 1, x - 1): new = old + step, so new - step is the
+# old value and old + step the new one.
+def adjust(ret, sign, k, step):
+    off = k if sign == "+" else -k
+    if ret == "new" and off == -step:
+        return "old"
+    if ret == "old" and off == step:
+        return "new"
+    return None
 
 # The idiom names the report prints (D.3's families), by family.
 IDIOMS = {
@@ -99,6 +106,8 @@ WIDTHS = {
     "_Atomic size_t": WIDTH64, "glong": WIDTH64, "gsize": WIDTH64,
 }
 QUALIFIERS = ("volatile", "const", "register")
+# Project typedef names that say their width (dbus_int32_t, git_atomic32...).
+WIDTH_NAMES = ((r"^\w*u?int32(_t)?$", WIDTH32), (r"^\w*u?int64(_t)?$", WIDTH64))
 # Project types of WIDTHS as plain C, for the layout check's probe.
 CTYPES = {"gint": "int", "guint": "unsigned int", "gatomicrefcount": "int",
           "atomic_t": "struct { int counter; }", "glong": "long",

@@ -109,20 +109,26 @@ def semantic_patch(m, conv):
 
 
 def insert_include(text, lines):
-    """After the last top-level #include (or the include guard)."""
+    """After the last #include outside any conditional (the include guard
+    aside), before the first declaration; else after the guard."""
     ls = text.split("\n")
-    at = None
+    depth, base, at, guard = 0, 0, None, None
     for i, l in enumerate(ls):
-        if re.match(r"\s*#\s*include\b", l):
+        s = l.strip()
+        if re.match(r"#\s*if", s):
+            depth += 1
+            if guard is None and re.match(r"#\s*ifndef\s+\w+", s) and i + 1 < len(ls) \
+                    and re.match(r"\s*#\s*define\s+\w+\s*$", ls[i + 1]):
+                guard, base = i + 1, depth
+        elif re.match(r"#\s*endif", s):
+            depth -= 1
+        elif re.match(r"#\s*include\b", s) and depth == base:
             at = i
-        elif re.match(r"\s*(struct|typedef|static|extern|int|void)\b", l) and at is not None:
+        elif depth == base and at is not None and \
+                re.match(r"(struct|typedef|static|extern|int|void)\b", s):
             break
     if at is None:
-        for i, l in enumerate(ls):
-            if re.match(r"\s*#\s*define\s+\w+_H\w*\s*$", l):
-                at = i
-                break
-    at = -1 if at is None else at
+        at = guard if guard is not None else -1
     ls[at + 1:at + 1] = lines
     return "\n".join(ls)
 
@@ -247,12 +253,36 @@ def apply(m, incdir):
     return 0
 
 
+BUILD_FILES = ("CMakeLists.txt", "Makefile.am", "meson.build")
+
+
+def public_header(root, header):
+    """Installed: listed in a build file's list whose name says PUBLIC or
+    include_HEADERS (the nearest `set(NAME` or `NAME =` above it)."""
+    base = os.path.basename(header)
+    for d, dirs, files in os.walk(root):
+        dirs[:] = [x for x in dirs if x not in scan.SKIP_DIRS]
+        for f in files:
+            if f not in BUILD_FILES:
+                continue
+            name = None
+            for line in scan.read(os.path.join(d, f)).split("\n"):
+                m = re.match(r"\s*(?:set\s*\(\s*(\w+)|(\w+)\s*\+?=)", line)
+                if m:
+                    name = m.group(1) or m.group(2)
+                if re.search(r"[/\s(]%s\b" % re.escape(base), line) and name and \
+                        re.search(r"PUBLIC|include_HEADERS", name):
+                    return True
+    return False
+
+
 def hints(root, conv, m):
     """pkg-config and C standard."""
     print("build: compile with $(pkg-config --cflags refcount), link "
           "$(pkg-config --libs refcount) (-lrefcount)")
     headers = {fm["decls"][0]["file"] for _, fm in conv
-               if fm["decls"][0]["file"].endswith(".h")}
+               if fm["decls"][0]["file"].endswith(".h") and
+               public_header(root, fm["decls"][0]["file"])}
     for d, _, files in os.walk(root):
         if any(x in d for x in scan.SKIP_DIRS):
             continue

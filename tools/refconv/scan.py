@@ -152,14 +152,26 @@ def structs(files):
     return out
 
 
-def width(decl_type, typedefs=None):
-    """The library type for a declared type, or None."""
+def width(decl_type, typedefs=None, fields=None, depth=0):
+    """The library type for a declared type, or None: through typedefs, the
+    project's intN names and one-member structs (DBusAtomic)."""
     words = [w for w in decl_type.split() if w not in registry.QUALIFIERS]
     t = " ".join(words)
     if t in registry.WIDTHS:
         return registry.WIDTHS[t]
+    if depth > 4:
+        return None
+    for pat, w in registry.WIDTH_NAMES:
+        if re.match(pat, t):
+            return w
     if typedefs and t in typedefs:
-        return width(typedefs[t], None)
+        return width(typedefs[t], typedefs, fields, depth + 1)
+    m = re.match(r"^struct (\w+)$", t)
+    if m and fields is not None:
+        members = [(n, d) for n, ds in fields.items() for d in ds
+                   if d["struct"] == m.group(1)]
+        if len(members) == 1:
+            return width(members[0][1]["type"], typedefs, fields, depth + 1)
     return None
 
 
