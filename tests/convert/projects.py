@@ -156,7 +156,8 @@ def one(name, p, a):
     before = ctest(os.path.join(work, "b-orig"), None, a.jobs, os.path.join(work, "base-test.log"))
     # the conversion, no hand edits
     clog = os.path.join(work, "apply.log")
-    sh([TOOL, "report", conv_src, "--format=json"], log=os.path.join(work, "report.json"))
+    with open(os.path.join(work, "report.json"), "w") as out:
+        subprocess.run([TOOL, "report", conv_src, "--format=json"], stdout=out, check=True)
     with open(clog, "w") as out:
         subprocess.run([TOOL, "apply", conv_src, "--refcount-include",
                         os.path.join(a.lib, "include")], stdout=out,

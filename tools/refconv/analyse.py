@@ -41,9 +41,15 @@ def nospace(s):
 FIELD_ARG_RE = re.compile(r"^&\(?(.+?)\)?->(\w+)$")
 
 
+CAST_RE = re.compile(r"^&\(\((?:struct)?\w+\*+\)")
+
+
 def field_of(arg):
-    """'&E->f' -> (E, f)."""
-    m = FIELD_ARG_RE.match(nospace(arg))
+    """'&E->f' -> (E, f); a cast of E is dropped (&((T *)(r))->f)."""
+    a = nospace(arg)
+    if CAST_RE.match(a):
+        a = "&(" + CAST_RE.sub("", a)
+    m = FIELD_ARG_RE.match(a)
     return (m.group(1), m.group(2)) if m else None
 
 
@@ -88,6 +94,8 @@ def macro_wrappers(defs, ops):
             if pm:
                 op = Op(name, "plain", "new", +1 if pm.group(1) == "++" else -1,
                         field=pm.group(2), atomic=False, via=pm.group(1))
+                op.param, op.cast = params[0], False
+                op.ptr_text = "&(%s)->%s" % (params[0], pm.group(2))
             else:
                 m = re.match(r"^(\w+)\((.*)\)([-+]1)?$", b)
                 if not m or m.group(1) not in ops or m.group(1) == name:
@@ -98,6 +106,7 @@ def macro_wrappers(defs, ops):
                     if nospace(args[0]) not in (params[0], "(%s)" % params[0]):
                         continue
                     field = inner.field
+                    ptr_text = None
                 else:
                     if inner.ptr_arg >= len(args):
                         continue
@@ -105,6 +114,7 @@ def macro_wrappers(defs, ops):
                     if not fa or fa[0].strip("()") != params[0]:
                         continue
                     field = fa[1]
+                    ptr_text = args[inner.ptr_arg]
                 step = inner.step(args)
                 if step is None:
                     continue
@@ -113,6 +123,9 @@ def macro_wrappers(defs, ops):
                     ret = registry.adjust(ret, m.group(3)[0], 1, step) or "value"
                 op = Op(name, inner.family, ret, step, field=field,
                         atomic=inner.atomic, via=inner.name)
+                op.param = params[0]
+                op.ptr_text = ptr_text or "&(%s)->%s" % (params[0], field)
+                op.cast = bool(ptr_text and CAST_RE.match(nospace(ptr_text)))
             prev = found.get(name)
             if prev is None:
                 found[name] = op

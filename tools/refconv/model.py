@@ -46,6 +46,7 @@ def build(root, work=None, extra=None):
     mwraps = A.macro_wrappers(defs, ops)
     fwraps = A.function_wrappers(root, files, incdirs, mlines, ops,
                                  os.path.join(work, "wrappers"))
+    mwraps.update(A.macro_wrappers(defs, ops))  # macros over function wrappers
     wrapper_defs = [d for o in list(mwraps.values()) + list(fwraps.values())
                     for d in o.defs]
     call_ops = {n: o for n, o in ops.items() if o.via != "++" and o.via != "--"}
@@ -216,6 +217,7 @@ def _decide(fm, typedefs, root):
     reasons = []
     if len(fm["decls"]) > 1 and len({d["type"] for d in fm["decls"]}) == 1:
         fm["width"] = scan.width(fm["decls"][0]["type"], typedefs, fm["struct_fields"])
+        fm["scalar"] = scan.resolve(fm["decls"][0]["type"], typedefs, fm["struct_fields"])
         if not fm["width"]:
             reasons.append("no library type of the width of '%s'" %
                            fm["decls"][0]["type"])
@@ -225,6 +227,7 @@ def _decide(fm, typedefs, root):
     else:
         w = scan.width(fm["decls"][0]["type"], typedefs, fm["struct_fields"])
         fm["width"] = w
+        fm["scalar"] = scan.resolve(fm["decls"][0]["type"], typedefs, fm["struct_fields"])
         if not w:
             reasons.append("no library type of the width of '%s'" %
                            fm["decls"][0]["type"])

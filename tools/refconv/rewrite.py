@@ -73,6 +73,8 @@ def semantic_patch(m, conv):
         by_shape = {}
         for s in fm["sites"]:
             op = m["ops"][s["op"]]
+            if op.field is not None and op.cast:
+                continue  # the site stays: its macro is redirected
             by_shape.setdefault(op.field is not None and s["op"], []).append(s)
         for shape, ss in by_shape.items():
             if shape:  # a macro wrapper taking the object
@@ -135,8 +137,7 @@ def insert_include(text, lines):
 
 def layout_check(fm, incdir):
     """The new type has the size, alignment and offset of the old one."""
-    old = " ".join(w for w in fm["decls"][0]["type"].split() if w not in registry.QUALIFIERS)
-    old = registry.CTYPES.get(old, old)
+    old = registry.CTYPES.get(fm["scalar"], fm["scalar"])
     new = fm["width"][0]
     src = ("#include <stddef.h>\n#include <stdint.h>\n#include <sys/types.h>\n"
            "#include <stdatomic.h>\n#include <refcount/types.h>\n"
@@ -172,6 +173,9 @@ def apply(m, incdir):
             print("layout: %s: %s, same size, alignment and offset" % (f, what))
             ok_conv.append((f, fm))
     conv = ok_conv
+    if not conv:
+        print("refcount-convert: nothing to convert")
+        return 0
     before = {f: scan.read(f) for f in m["files"]}
     # 1. the uses (spatch)
     scan.spatch(semantic_patch(m, conv), ["--dir", root], m["incdirs"],
@@ -200,12 +204,18 @@ def apply(m, incdir):
         for name, op in m["mwraps"].items():
             if op.field != field:
                 continue
-            red = "%s_inc(&(x)->%s)" % (P, field) if op.delta == +1 else \
-                "(!%s_dec_and_test(&(x)->%s))" % (P, field)
+            if op.delta == +1:
+                red, what = "%s_inc(%s)" % (P, op.ptr_text), "get"
+            elif op.returns == "old":
+                red, what = "(%s_dec_and_test(%s) ? 1 : 2)" % (P, op.ptr_text), \
+                    "put: 1 if it was the last"
+            else:
+                red, what = "(!%s_dec_and_test(%s))" % (P, op.ptr_text), \
+                    "put: 0 if it was the last"
             for f, first, last in op.defs:
                 ls = text(f).split("\n")
-                ls[first - 1:last] = ["#define %s(x) %s /* refcount-convert: %s */" % (
-                    name, red, "references remain" if op.delta == -1 else "get")]
+                ls[first - 1:last] = ["#define %s(%s) %s /* refcount-convert: %s */" % (
+                    name, op.param, red, what)]
                 ls[first:first] = [""] * (last - first)  # keep line numbers
                 edits[f] = "\n".join(ls)
                 needs.setdefault(f, set()).add("ops")

@@ -152,27 +152,34 @@ def structs(files):
     return out
 
 
-def width(decl_type, typedefs=None, fields=None, depth=0):
-    """The library type for a declared type, or None: through typedefs, the
-    project's intN names and one-member structs (DBusAtomic)."""
-    words = [w for w in decl_type.split() if w not in registry.QUALIFIERS]
-    t = " ".join(words)
+def resolve(decl_type, typedefs=None, fields=None, depth=0):
+    """The scalar C type a declared type stands for (qualifiers dropped),
+    through typedefs, the project's intN names and one-member structs
+    (DBusAtomic, git_atomic32); None when unknown."""
+    t = " ".join(w for w in decl_type.split() if w not in registry.QUALIFIERS)
     if t in registry.WIDTHS:
-        return registry.WIDTHS[t]
+        return t
     if depth > 4:
         return None
     for pat, w in registry.WIDTH_NAMES:
         if re.match(pat, t):
-            return w
+            return "int32_t" if w == registry.WIDTH32 else "int64_t"
     if typedefs and t in typedefs:
-        return width(typedefs[t], typedefs, fields, depth + 1)
-    m = re.match(r"^struct (\w+)$", t)
+        return resolve(typedefs[t], typedefs, fields, depth + 1)
+    m = re.match(r"^(?:struct (\w+)|(\w+))$", t)
     if m and fields is not None:
         members = [(n, d) for n, ds in fields.items() for d in ds
-                   if d["struct"] == m.group(1)]
+                   if (m.group(1) and d["struct"] == m.group(1)) or
+                   (m.group(2) and m.group(2) in d["typedefs"])]
         if len(members) == 1:
-            return width(members[0][1]["type"], typedefs, fields, depth + 1)
+            return resolve(members[0][1]["type"], typedefs, fields, depth + 1)
     return None
+
+
+def width(decl_type, typedefs=None, fields=None):
+    """The library type (type, prefix, macro prefix) for a declared type."""
+    r = resolve(decl_type, typedefs, fields)
+    return registry.WIDTHS[r] if r else None
 
 
 def typedef_map(files):
