@@ -75,6 +75,7 @@ def build(p, src, bdir, lib, jobs, log):
 
 
 def ctest(bdir, env, jobs, log):
+    open(log, "w").close()
     sh(["ctest", "-j%d" % jobs], cwd=bdir, env=env, log=log, check=False)
     text = open(log).read()
     m = re.findall(r"(\d+)% tests passed, (\d+) tests failed out of (\d+)", text)
@@ -156,6 +157,7 @@ def one(name, p, a):
     before = ctest(os.path.join(work, "b-orig"), None, a.jobs, os.path.join(work, "base-test.log"))
     # the conversion, no hand edits
     clog = os.path.join(work, "apply.log")
+    open(clog, "w").close()
     with open(os.path.join(work, "report.json"), "w") as out:
         subprocess.run([TOOL, "report", conv_src, "--format=json"], stdout=out, check=True)
     with open(clog, "w") as out:

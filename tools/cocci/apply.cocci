@@ -119,17 +119,17 @@ position p : script:python() { key(p) in {{KEYS}} };
 // @@@ set
 @{{RULE}}@
 expression E, V;
+identifier f =~ "^{{F}}$";
+position p : script:python() { key(p) in {{KEYS}} };
 @@
-- E->{{F}} = V
+- E->f@p = V
 + {{P}}_set(&E->{{F}}, V)
 
 // @@@ read
 @{{RULE}}@
 expression E;
+identifier f =~ "^{{F}}$";
+position p : script:python() { key(p) in {{KEYS}} };
 @@
-(
- &E->{{F}}
-|
-- E->{{F}}
+- E->f@p
 + {{P}}_read(&E->{{F}})
-)

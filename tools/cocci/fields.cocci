@@ -211,3 +211,29 @@ X(&o->f@p, ...);
 o << f_created.o; f << f_created.f; X << f_created.X; p << f_created.p;
 @@
 use("creation", o, f, X, "", p)
+
+@f_type@
+type T;
+T *E;
+identifier f =~ "{{FIELDS}}";
+position p;
+@@
+E->f@p
+
+@script:python@
+T << f_type.T; p << f_type.p;
+@@
+print("TYPE\t%s\t%s\t%s\t%s" % (T, p[0].file, p[0].line, p[0].column))
+
+@f_dtype@
+type T;
+T E;
+identifier f =~ "{{FIELDS}}";
+position p;
+@@
+E.f@p
+
+@script:python@
+T << f_dtype.T; p << f_dtype.p;
+@@
+print("TYPE\t%s\t%s\t%s\t%s" % (T, p[0].file, p[0].line, p[0].column))

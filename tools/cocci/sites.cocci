@@ -133,3 +133,17 @@ X << s_assign.X; es << s_assign.es; op << s_assign.op; C << s_assign.C;
 p << s_assign.p;
 @@
 site("kept", X, es, op, C, p)
+
+@s_type@
+identifier X =~ "{{OPS}}";
+type T;
+T *E;
+identifier f;
+position p;
+@@
+X@p(&E->f, ...)
+
+@script:python@
+T << s_type.T; p << s_type.p;
+@@
+print("TYPE\t%s\t%s\t%s\t%s" % (T, p[0].file, p[0].line, p[0].column))

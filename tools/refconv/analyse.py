@@ -176,6 +176,12 @@ def function_wrappers(root, files, incdirs, mlines, ops, work):
     for fn, prm, prim, es, adj, f, first, last in ifdef_wrappers(files, prims):
         if fn in found:
             continue
+        if prim == "=read":
+            op = Op(fn, "read", "read", 0, via="load")
+            op.sub = es
+            op.defs.append((f, first, last))
+            found[fn] = op
+            continue
         inner = ops[prim]
         args = split_args(es)
         fa = field_of(args[inner.ptr_arg]) if inner.ptr_arg < len(args) else None
@@ -225,6 +231,13 @@ def ifdef_wrappers(files, prims):
                     break
                 if s and not s.startswith("#"):
                     first.append(s)
+            body1 = nospace(" ".join(s for s in first if not re.match(
+                r"(%s)\b" % "|".join(registry.FENCES), s)))
+            rm = re.match(r"^return\(?%s->(\w+)\)?;$" % re.escape(m.group(4)), body1)
+            if rm:  # a load after a barrier: a read wrapper
+                yield (m.group(2), m.group(4), "=read", rm.group(1), "", f,
+                       text.count("\n", 0, m.start()) + 1, text.count("\n", 0, end) + 1)
+                continue
             mm = prim_re.match(nospace(" ".join(first)))
             if mm:
                 yield (m.group(2), m.group(4), mm.group(1), mm.group(2),

@@ -53,7 +53,19 @@ def build(root, work=None, extra=None):
     out = scan.spatch(scan.template("sites.cocci", OPS=A._regex(call_ops)),
                       ["--dir", root], incdirs, mlines,
                       workdir=os.path.join(work, "sites"))
+    stypes = _types(out)
+    struct_fields = scan.structs(files)
+    typedefs = scan.typedef_map(files)
     rows = [l.split("\t") for l in out.splitlines() if l.startswith("SITE\t")]
+    # a kept result is tested several times (an assert, then the test):
+    # keep the test that means something
+    kept = {}
+    for r in rows:
+        if r[1] == "kept" and r[2] in ops:
+            o = ops[r[2]]
+            if A.meaning(o.returns, o.step(A.split_args(r[3])), "kept", r[4], r[5]):
+                kept[(r[6], r[7], r[8])] = r
+    rows = [r for r in rows if r[1] != "kept" or kept.get((r[6], r[7], r[8]), r) is r]
     rows = A.pick(rows, A.CTX_PRIORITY, key=lambda r: (r[6], r[7], r[8]))
     sites, unknown = [], []
     for _, ctx, name, es, cop, const, f, line, col in rows:
@@ -74,18 +86,26 @@ def build(root, work=None, extra=None):
                 field = field  # the field is the wrapper's struct (DBusAtomic)
         step = op.step(args)
         what = A.meaning(op.returns, step, ctx, cop, const)
+        st = None if op.field else _canon(stypes.get((f, line, int(col))), field,
+                                          struct_fields, typedefs)
         sites.append(dict(file=f, line=line, col=int(col), op=name, base=base,
-                          field=field, ctx=ctx.strip(), cmp=cop.strip(),
+                          field=field, stype=st, ctx=ctx.strip(), cmp=cop.strip(),
                           const=const.strip(), step=step, meaning=what,
                           family=op.family, atomic=op.atomic, wrapper=op.via))
-    cands = sorted({s["field"] for s in sites if s["meaning"] in ("last", "notlast")})
+    # a field is keyed by (struct, name) when every site's struct is known,
+    # else by its name alone
+    untyped = {s["field"] for s in sites if s["stype"] is None}
+    for s in sites:
+        if s["field"] in untyped:
+            s["stype"] = None
+    keys = sorted({(s["stype"] or "", s["field"]) for s in sites
+                   if s["meaning"] in ("last", "notlast")})
+    cands = sorted({f for _, f in keys})
     model = dict(root=root, ops=ops, mwraps=mwraps, fwraps=fwraps, sites=sites,
                  unknown=unknown, fields={}, macro_file=mlines, incdirs=incdirs,
                  work=work, files=files, defs=defs)
     if not cands:
         return model
-    struct_fields = scan.structs(files)
-    typedefs = scan.typedef_map(files)
     ptr_ops = [n for n, o in call_ops.items() if not o.field]
     dec_macros = [n for n, o in call_ops.items() if o.field and o.delta == -1]
     decops = [n for n, o in call_ops.items() if not o.field]
@@ -95,19 +115,30 @@ def build(root, work=None, extra=None):
         DECMACROS=A._regex(dec_macros), RELEASE=registry.RELEASE_RE,
         ZALLOC=A._regex(registry.ZALLOC)),
         ["--dir", root], incdirs, mlines, workdir=os.path.join(work, "fields"))
+    utypes = _types(out)
     rows = [l.split("\t") for l in out.splitlines() if l.startswith("FIELD\t")]
     notes = [r for r in rows if r[1] in ("creation", "release", "release-macro")]
     uses = A.pick([r for r in rows if r not in notes], A.USE_PRIORITY,
                   key=lambda r: (r[6], r[7], r[8]))
     cache = {}
-    for field in cands:
-        decls = struct_fields.get(field, [])
-        fs = [s for s in sites if s["field"] == field]
-        fm = dict(field=field, decls=decls, sites=fs, struct_fields=struct_fields, reads=[], sentinels=[],
+    def mine(st, field, f, line, col):
+        """A use of FIELD at this position belongs to key ST."""
+        if not st:
+            return True
+        u = _canon(utypes.get((f, int(line), int(col))), field, struct_fields, typedefs)
+        return u is None or u == st
+
+    for st, field in keys:
+        decls = [d for d in struct_fields.get(field, [])
+                 if not st or _key(d) == st] or struct_fields.get(field, [])
+        fs = [s for s in sites if s["field"] == field and (s["stype"] or "") == st]
+        fm = dict(field=field, stype=st, decls=decls, sites=fs, struct_fields=struct_fields, reads=[], sentinels=[],
                   sets=[], plain=[], initialisers=[], creations=[], releases=[],
                   refused=[], conditions=[])
         for r in notes:
             _, kind, base, f2, x, v, f, line, col = r
+            if not mine(st, field, f, line, col):
+                continue
             if kind == "creation" and f2 == field:
                 fm["creations"].append(dict(file=f, line=int(line), base=base, op=x))
             elif kind == "release" and f2 == field:
@@ -115,7 +146,7 @@ def build(root, work=None, extra=None):
             elif kind == "release-macro" and ops[f2].field == field:
                 fm["releases"].append(dict(file=f, line=int(v), call=x))
         for _, ctx, base, f2, op, v, f, line, col in uses:
-            if f2 != field:
+            if f2 != field or not mine(st, field, f, line, col):
                 continue
             line, col = int(line), int(col)
             if A.in_defs(wrapper_defs, f, line):
@@ -178,8 +209,35 @@ def build(root, work=None, extra=None):
                                       (s["op"], s["ctx"])))
         _initialisers(fm, files, typedefs)
         _decide(fm, typedefs, root)
-        model["fields"][field] = fm
+        model["fields"][(st + "." if st else "") + field] = fm
     return model
+
+
+def _types(out):
+    """spatch's TYPE lines: position -> the inferred type of the base."""
+    types = {}
+    for l in out.splitlines():
+        if l.startswith("TYPE\t"):
+            _, T, f, line, col = l.split("\t")
+            types[(f, int(line), int(col))] = T
+    return types
+
+
+def _key(decl):
+    return decl["typedefs"][0] if decl["typedefs"] else decl["struct"]
+
+
+def _canon(T, field, struct_fields, typedefs):
+    """The declaration key of type T's struct for FIELD, or None."""
+    if not T:
+        return None
+    n = T.replace("const ", "").strip()
+    n = re.sub(r"^struct\s+", "", n)
+    n = re.sub(r"^struct\s+", "", typedefs.get(n, n)) if n in typedefs else n
+    for d in struct_fields.get(field, []):
+        if d["struct"] == n or n in d["typedefs"] or T.strip() in d["typedefs"]:
+            return _key(d)
+    return None
 
 
 def _initialisers(fm, files, typedefs):

@@ -39,7 +39,15 @@ PRIMITIVES = {
     "atomic_dec_and_test": ("kernel-like", "dec0", 0, -1),
     "atomic_inc_return": ("kernel-like", "new", 0, +1),
     "atomic_dec_return": ("kernel-like", "new", 0, -1),
+    # reads (step 0)
+    "__atomic_load_n": ("gcc-atomic", "read", 0, 0),
+    "atomic_load": ("c11", "read", 0, 0),
+    "atomic_load_explicit": ("c11-explicit", "read", 0, 0),
+    "g_atomic_int_get": ("glib", "read", 0, 0),
+    "atomic_read": ("kernel-like", "read", 0, 0),
 }
+# Barriers a read wrapper may put before its load (dbus's _dbus_atomic_get).
+FENCES = ("__sync_synchronize", "atomic_thread_fence", "__atomic_thread_fence")
 
 # The non-atomic forms of the same operations (a build without threads).
 PLAIN = {
@@ -87,6 +95,7 @@ IDIOMS = {
     "glib-refcount": "GLib refcount type",
     "kernel-like": "kernel-like names",
     "plain": "plain ++/-- (non-atomic build)",
+    "read": "atomic read",
 }
 
 # Width: the declared type of the field (qualifiers dropped) -> the type of

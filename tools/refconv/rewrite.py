@@ -38,15 +38,12 @@ def semantic_patch(m, conv):
     n = [0]
 
     def add(section, keys, **kw):
-        if section not in ("set", "read") and not keys:
+        if not keys:
             return
         n[0] += 1
         name = "k%d" % n[0]
         sets[name] = sorted(keys)
         body = fill(sec[section], RULE="r%d" % n[0], KEYS=name, **kw)
-        if section in ("set", "read"):
-            rules.append(body)
-            return
         # spatch re-parses a changed file (positions then name a temporary
         # extract), so every position-restricted rewrite is one branch of
         # the first rule, with its metavariables renamed apart.
@@ -56,7 +53,8 @@ def semantic_patch(m, conv):
                                lambda mm: mm.group(1) + str(n[0]), s)
         branches.append((ren(decls), ren(pat.strip("\n"))))
 
-    for field, fm in conv:
+    for _key, fm in conv:
+        field = fm["field"]
         P = fm["width"][1]
         names = registry.lib_names(P, fm["width"][2])
         tests = [x for x in fm["sentinels"] if x["kind"] == "test"]
@@ -83,6 +81,8 @@ def semantic_patch(m, conv):
             else:
                 decl = "identifier X;\nexpression PT;"
                 call, ptr = "X@p(PT, ...)", "PT"
+            add("expr", [key(s) for s in ss if s["meaning"] == "read"], DECL=decl,
+                CALL=call, NEW=names["read"] % ptr)
             for what in ("last", "notlast", "inc", "dec", "create"):
                 new = names[what] % ptr
                 for ctx, section in (("cmp", "cmp"), ("cmp+", "cmpadj"),
@@ -97,8 +97,8 @@ def semantic_patch(m, conv):
                 F=field, NEW=names[what] % ("&E->" + field))
         add("plainstmt", [key(s) for s in fm["plain"] if s["meaning"] in ("inc", "dec")],
             F=field, P=P)
-        add("set", [], F=field, P=P)
-        add("read", [], F=field, P=P)
+        add("set", [key(x) for x in fm["sets"]], F=field, P=P)
+        add("read", [key(x) for x in fm["reads"]], F=field, P=P)
 
     header = fill(sec["header"], SETS="\n".join(
         "%s = %r" % (k, set(v)) for k, v in sets.items()))
@@ -190,7 +190,8 @@ def apply(m, incdir):
         return edits[f]
 
     needs = {}
-    for field, fm in conv:
+    for _key, fm in conv:
+        field = fm["field"]
         t, P, MAC = fm["width"]
         names = registry.lib_names(P, MAC)
         d = fm["decls"][0]

@@ -132,6 +132,9 @@ def structs(files):
             tail = re.match(r"\s*(\w+)?\s*;", nocom[end + 1:])
             typedefs = [tail.group(1)] if m.group(1) and tail and tail.group(1) else []
             body = nocom[start + 1:end]
+            # preprocessor lines (platform variants of a member) are blanked
+            body = re.sub(r"^[ \t]*#[^\n]*", lambda mm: " " * len(mm.group(0)),
+                          body, flags=re.M)
             # only this level's declarations
             flat, depth = [], 0
             for ch in body:
@@ -171,8 +174,10 @@ def resolve(decl_type, typedefs=None, fields=None, depth=0):
         members = [(n, d) for n, ds in fields.items() for d in ds
                    if (m.group(1) and d["struct"] == m.group(1)) or
                    (m.group(2) and m.group(2) in d["typedefs"])]
-        if len(members) == 1:
-            return resolve(members[0][1]["type"], typedefs, fields, depth + 1)
+        # one member; platform variants of it (#ifdef DBUS_WIN ... #else):
+        # the last declaration, the #else branch
+        if members and len({n for n, _ in members}) == 1:
+            return resolve(members[-1][1]["type"], typedefs, fields, depth + 1)
     return None
 
 
