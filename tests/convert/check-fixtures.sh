@@ -31,4 +31,22 @@ if run "$work/mutant/refcount-convert" gcc-atomic 2>/dev/null; then
 	echo "check-convert-fixtures: the mutant (a flipped dec-and-test rule) passed" >&2
 	exit 1
 fi
-echo "check-convert-fixtures: $count fixtures passed; the mutant fails gcc-atomic"
+# refcount-convert check: a test command that writes one report line in the
+# library's log format (docs/convert.md) must be listed and fail the check;
+# one that writes none must pass.  Mutant: the tool names another variable.
+check_cmd() { # TOOL -> 0 when check behaves
+	t=$1
+	line='printf "7\tsaturating\tsaturated\tobj_get+0x1c (a.out+0x11c4)\trefcount_t: saturated; leaking memory\n" >> "$REFCOUNT_REPORT_LOG"'
+	out=$("$t" check "$work" -- sh -c "$line") && return 1
+	echo "$out" | grep -q '^report	saturated	obj_get+0x1c (a.out+0x11c4)	saturating	1x	' || return 1
+	"$t" check "$work" -- true > /dev/null || return 1
+}
+check_cmd "$tool" || { echo "check-convert-fixtures: refcount-convert check FAILED" >&2; exit 1; }
+sed -i 's/REFCOUNT_REPORT_LOG=log/REFCOUNT_REPORT_FILE=log/' "$work/mutant/refconv/check.py"
+grep -q REFCOUNT_REPORT_FILE "$work/mutant/refconv/check.py"
+if check_cmd "$work/mutant/refcount-convert" 2>/dev/null; then
+	echo "check-convert-fixtures: the check mutant (another log variable) passed" >&2
+	exit 1
+fi
+echo "check-convert-fixtures: $count fixtures passed; the mutant fails gcc-atomic;" \
+	"check lists a logged report; its mutant fails"
