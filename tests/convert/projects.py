@@ -128,6 +128,19 @@ def cost(base, conv):
     return statistics.median(ratios), min(ratios), max(ratios)
 
 
+def known_reports(name):
+    """projects/NAME.reports: reports of the project's own tests that are
+    findings (each line: type TAB test binary TAB why)."""
+    p = os.path.join(HERE, "projects", name + ".reports")
+    out = set()
+    if os.path.exists(p):
+        for l in open(p):
+            if l.strip() and not l.startswith("#"):
+                w = l.rstrip("\n").split("\t")
+                out.add((w[0], w[1]))
+    return out
+
+
 def locked_cost(base, conv):
     import fcntl
     with open("/tmp/bench.lock", "a") as lk:
@@ -180,8 +193,20 @@ def one(name, p, a):
     env = dict(os.environ, REFCOUNT_REPORT_LOG=rlog, REFCOUNT_REPORT="every")
     after = ctest(os.path.join(work, "b-conv"), env, a.jobs, os.path.join(work, "conv-test.log"))
     reports = open(rlog).read().splitlines() if os.path.exists(rlog) else []
-    row["tests"] = "%d/%d -> %d/%d, %d reports" % (before + after + (len(reports),))
-    row["ok_tests"] = after[0] >= before[0] and after[1] == before[1] and not reports
+    known = known_reports(name)
+    unknown = []
+    for r in reports:
+        w = r.split("\t")
+        caller = w[3] if len(w) == 5 else "?"
+        mod = caller[caller.find("(") + 1:].rstrip(")") if "(" in caller else caller
+        prog = os.path.basename(mod.split("+")[0])
+        if (w[2] if len(w) == 5 else "?", prog) not in known:
+            unknown.append(r)
+    row["tests"] = "%d/%d -> %d/%d, %d reports (%d known)" % (
+        before + after + (len(reports), len(reports) - len(unknown)))
+    row["ok_tests"] = after[0] >= before[0] and after[1] == before[1] and not unknown
+    for r in unknown:
+        print("check-convert: %s: unexpected report: %s" % (name, r))
     # misuse and cost through the public API
     progs = {}
     for kind, s, b, lib in (("orig", base_src, "b-orig", None), ("conv", conv_src, "b-conv", a.lib)):
