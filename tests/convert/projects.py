@@ -67,8 +67,9 @@ def build(p, src, bdir, lib, jobs, log):
     if os.path.isdir(bdir):
         shutil.rmtree(bdir)
     os.makedirs(bdir)
-    args = ["cmake", src, "-DCMAKE_C_FLAGS=-I%s/include" % lib] + p["cmake"]
+    args = ["cmake", src] + p["cmake"]
     if lib:
+        args.append("-DCMAKE_C_FLAGS=-I%s/include" % lib)
         args.append("-DCMAKE_C_STANDARD_LIBRARIES=%s/build/librefcount.a -pthread" % lib)
     sh(args, cwd=bdir, log=log)
     sh(["make", "-j%d" % jobs], cwd=bdir, log=log)
