@@ -142,12 +142,17 @@ def known_reports(name):
     return out
 
 
-def locked_cost(base, conv):
+def locked_costs(rows):
+    """Every row's cost, under one hold of the machine's benchmark lock."""
     import fcntl
     with open("/tmp/bench.lock", "a") as lk:
-        fcntl.flock(lk, fcntl.LOCK_EX)  # the machine's benchmark lock
+        print("check-convert: waiting for /tmp/bench.lock", flush=True)
+        fcntl.flock(lk, fcntl.LOCK_EX)
         try:
-            return cost(base, conv)
+            for r in rows:
+                if "progs" in r:
+                    med, lo, hi = cost(r["progs"]["orig"], r["progs"]["conv"])
+                    r["cost"] = "%.2f [%.2f, %.2f]" % (med, lo, hi)
         finally:
             fcntl.flock(lk, fcntl.LOCK_UN)
 
@@ -218,8 +223,7 @@ def one(name, p, a):
     kinds = sorted({r.split("\t")[2] for r in ra if len(r.split("\t")) == 5})
     row["misuse"] = "%s -> %s + %d report(s) %s" % (mb, ma, len(ra), ",".join(kinds))
     row["ok_misuse"] = bool(ra) and not ma.startswith("crash")
-    med, lo, hi = locked_cost(progs["orig"], progs["conv"])
-    row["cost"] = "%.2f [%.2f, %.2f]" % (med, lo, hi)
+    row["progs"] = progs
     return row
 
 
@@ -250,6 +254,7 @@ def main():
         rows.append(r)
         print("check-convert: %s: %s" % (name, "ok" if r["ok"] else "FAILED " + r.get("error", "")),
               flush=True)
+    locked_costs(rows)
     widths = [max(len(c), *(len(str(r.get(c, "-"))) for r in rows)) for c in COLUMNS]
     line = lambda vals: "| " + " | ".join(str(v).ljust(w) for v, w in zip(vals, widths)) + " |"
     print(line(COLUMNS))
