@@ -131,6 +131,7 @@ include tests/input.mk
 include tests/tracker.mk
 include tests/convlib.mk
 include tests/percpu.mk
+include tests/convert/convert.mk
 
 check: $(CHECK_TARGETS)
 	@echo "make check: all of $(CHECK_TARGETS) passed"

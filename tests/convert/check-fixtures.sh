@@ -1,0 +1,52 @@
+#!/bin/sh
+# tests/convert/check-fixtures.sh TOOL WORKDIR: every fixture under
+# tests/convert/*/ (one idiom of docs/convert-tool.md's table each): the
+# report and the converted file must be the expected ones.  Then a mutant of
+# the tool (a dec-and-test rule with its meaning flipped) must fail them.
+set -eu
+tool=$1 work=$2
+here=$(cd "$(dirname "$0")" && pwd)
+inc=$here/layout
+run() { # TOOL [FIXTURE] -> 0 when every fixture (or FIXTURE) matches
+	t=$1 fail=0
+	for d in "$here"/${2:-*}/obj.c; do
+		d=$(dirname "$d") n=$(basename "$d")
+		rm -rf "$work/$n" && mkdir -p "$work/$n" && cp "$d/obj.c" "$work/$n/"
+		(cd "$work/$n" && "$t" report . > ../$n.report && \
+			"$t" apply . --refcount-include "$inc" > ../$n.apply) || { fail=1; continue; }
+		diff -u "$d/report.expected" "$work/$n.report" >&2 || fail=1
+		diff -u "$d/obj.c.expected" "$work/$n/obj.c" >&2 || fail=1
+	done
+	return $fail
+}
+mkdir -p "$work"
+run "$tool" || { echo "check-convert-fixtures: FAILED" >&2; exit 1; }
+count=$(ls -d "$here"/*/obj.c | wc -l)
+# the mutant: ("new", "==", 0) means "references remain"
+rm -rf "$work/mutant" && cp -r "$(dirname "$tool")" "$work/mutant"
+sed -i 's/("new", "==", 0): "last"/("new", "==", 0): "notlast"/' \
+	"$work/mutant/refconv/registry.py"
+grep -q '("new", "==", 0): "notlast"' "$work/mutant/refconv/registry.py"
+if run "$work/mutant/refcount-convert" gcc-atomic 2>/dev/null; then
+	echo "check-convert-fixtures: the mutant (a flipped dec-and-test rule) passed" >&2
+	exit 1
+fi
+# refcount-convert check: a test command that writes one report line in the
+# library's log format (docs/convert.md) must be listed and fail the check;
+# one that writes none must pass.  Mutant: the tool names another variable.
+check_cmd() { # TOOL -> 0 when check behaves
+	t=$1
+	line='printf "7\tsaturating\tsaturated\tobj_get+0x1c (a.out+0x11c4)\trefcount_t: saturated; leaking memory\n" >> "$REFCOUNT_REPORT_LOG"'
+	out=$("$t" check "$work" -- sh -c "$line") && return 1
+	echo "$out" | grep -q '^report	saturated	obj_get+0x1c (a.out+0x11c4)	saturating	1x	' || return 1
+	"$t" check "$work" -- true > /dev/null || return 1
+}
+check_cmd "$tool" || { echo "check-convert-fixtures: refcount-convert check FAILED" >&2; exit 1; }
+sed -i 's/REFCOUNT_REPORT_LOG=log/REFCOUNT_REPORT_FILE=log/' "$work/mutant/refconv/check.py"
+grep -q REFCOUNT_REPORT_FILE "$work/mutant/refconv/check.py"
+if check_cmd "$work/mutant/refcount-convert" 2>/dev/null; then
+	echo "check-convert-fixtures: the check mutant (another log variable) passed" >&2
+	exit 1
+fi
+echo "check-convert-fixtures: $count fixtures passed; the mutant fails gcc-atomic;" \
+	"check lists a logged report; its mutant fails"

@@ -1,0 +1,239 @@
+// refcount-convert: every use of the candidate fields ({{FIELDS}}), with its
+// context: the argument of an operation ({{OPS}}), the plain ++/-- forms,
+// stores, comparisons, other arithmetic, address taken, plain reads; the
+// creation sites (a zeroing allocation then a first get) and the releases
+// after a final put ({{RELEASE}}).
+// Output lines: FIELD ctx base field op value file line column.
+
+@initialize:python@
+@@
+def use(ctx, e, f, op, v, p):
+    print("FIELD\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s" % (ctx, e, f, op, v,
+          p[0].file, p[0].line, p[0].column))
+
+@f_oparg@
+identifier X =~ "{{OPS}}";
+expression E;
+identifier f =~ "{{FIELDS}}";
+position p;
+@@
+X(&E->f@p, ...)
+
+@script:python@
+E << f_oparg.E; f << f_oparg.f; X << f_oparg.X; p << f_oparg.p;
+@@
+use("oparg", E, f, X, "", p)
+
+@f_plainstmt@
+expression E;
+identifier f =~ "{{FIELDS}}";
+position p;
+@@
+(
+ ++E->f@p;
+|
+E->f@p++;
+|
+ --E->f@p;
+|
+E->f@p--;
+)
+
+@script:python@
+E << f_plainstmt.E; f << f_plainstmt.f; p << f_plainstmt.p;
+@@
+use("plain-stmt", E, f, "", "", p)
+
+@f_plaincmp@
+expression E;
+identifier f =~ "{{FIELDS}}";
+binary operator op = {==,!=,<,>,<=,>=};
+constant C;
+position p;
+@@
+(
+ --E->f@p op C
+|
+E->f@p-- op C
+)
+
+@script:python@
+E << f_plaincmp.E; f << f_plaincmp.f; op << f_plaincmp.op; C << f_plaincmp.C;
+p << f_plaincmp.p;
+@@
+use("plain-cmp", E, f, op, C, p)
+
+@f_plain@
+expression E;
+identifier f =~ "{{FIELDS}}";
+position p;
+@@
+(
+ ++E->f@p
+|
+E->f@p++
+|
+ --E->f@p
+|
+E->f@p--
+)
+
+@script:python@
+E << f_plain.E; f << f_plain.f; p << f_plain.p;
+@@
+use("plain-value", E, f, "", "", p)
+
+@f_arith@
+expression E, V;
+identifier f =~ "{{FIELDS}}";
+assignment operator aop = {+=,-=,*=,/=,|=,&=,^=,<<=,>>=};
+position p;
+@@
+E->f@p aop V
+
+@script:python@
+E << f_arith.E; f << f_arith.f; aop << f_arith.aop; V << f_arith.V; p << f_arith.p;
+@@
+use("arith", E, f, aop, V, p)
+
+@f_set@
+expression E, V;
+identifier f =~ "{{FIELDS}}";
+position p;
+@@
+E->f@p = V
+
+@script:python@
+E << f_set.E; f << f_set.f; V << f_set.V; p << f_set.p;
+@@
+use("set", E, f, "=", V, p)
+
+@f_cmp@
+expression E, V;
+identifier f =~ "{{FIELDS}}";
+binary operator op = {==,!=,<,>,<=,>=};
+position p;
+@@
+E->f@p op V
+
+@script:python@
+E << f_cmp.E; f << f_cmp.f; op << f_cmp.op; V << f_cmp.V; p << f_cmp.p;
+@@
+use("cmp", E, f, op, V, p)
+
+@f_addr@
+expression E;
+identifier f =~ "{{FIELDS}}";
+position p;
+@@
+ &E->f@p
+
+@script:python@
+E << f_addr.E; f << f_addr.f; p << f_addr.p;
+@@
+use("addr", E, f, "", "", p)
+
+@f_any@
+expression E;
+identifier f =~ "{{FIELDS}}";
+position p;
+@@
+E->f@p
+
+@script:python@
+E << f_any.E; f << f_any.f; p << f_any.p;
+@@
+use("read", E, f, "", "", p)
+
+@f_create exists@
+expression E, V;
+identifier A =~ "{{ZALLOC}}";
+identifier X =~ "{{INCOPS}}";
+identifier f =~ "{{FIELDS}}";
+position p;
+@@
+E = A(...);
+... when != E->f = V
+X(&E->f@p, ...);
+
+@script:python@
+E << f_create.E; f << f_create.f; X << f_create.X; p << f_create.p;
+@@
+use("creation", E, f, X, "", p)
+
+@f_release exists@
+expression E;
+identifier X =~ "{{DECOPS}}";
+identifier R =~ "{{RELEASE}}";
+identifier f =~ "{{FIELDS}}";
+position p, q;
+@@
+X(&E->f@p, ...)
+...
+R@q(...)
+
+@script:python@
+E << f_release.E; f << f_release.f; R << f_release.R; p << f_release.p;
+q << f_release.q;
+@@
+use("release", E, f, R, q[0].line, p)
+
+@f_releasem exists@
+expression E;
+identifier X =~ "{{DECMACROS}}";
+identifier R =~ "{{RELEASE}}";
+position p, q;
+@@
+X@p(E)
+...
+R@q(...)
+
+@script:python@
+E << f_releasem.E; X << f_releasem.X; R << f_releasem.R; p << f_releasem.p;
+q << f_releasem.q;
+@@
+use("release-macro", E, X, R, q[0].line, p)
+
+@f_created exists@
+identifier o;
+type T;
+expression V;
+identifier A =~ "{{ZALLOC}}";
+identifier X =~ "{{INCOPS}}";
+identifier f =~ "{{FIELDS}}";
+position p;
+@@
+T *o = A(...);
+... when != o->f = V
+X(&o->f@p, ...);
+
+@script:python@
+o << f_created.o; f << f_created.f; X << f_created.X; p << f_created.p;
+@@
+use("creation", o, f, X, "", p)
+
+@f_type@
+type T;
+T *E;
+identifier f =~ "{{FIELDS}}";
+position p;
+@@
+E->f@p
+
+@script:python@
+T << f_type.T; p << f_type.p;
+@@
+print("TYPE\t%s\t%s\t%s\t%s" % (T, p[0].file, p[0].line, p[0].column))
+
+@f_dtype@
+type T;
+T E;
+identifier f =~ "{{FIELDS}}";
+position p;
+@@
+E.f@p
+
+@script:python@
+T << f_dtype.T; p << f_dtype.p;
+@@
+print("TYPE\t%s\t%s\t%s\t%s" % (T, p[0].file, p[0].line, p[0].column))

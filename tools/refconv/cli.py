@@ -1,0 +1,123 @@
+"""refcount-convert's command line: report, apply, check."""
+
+import argparse
+import json
+import os
+import sys
+
+from . import model as M
+
+
+def rel(root, f):
+    return os.path.relpath(f, root)
+
+
+def field_doc(root, fm):
+    """One JSON-able document for a candidate field (also what the text
+    report prints)."""
+    d = fm["decls"][0] if len(fm["decls"]) == 1 else None
+    where = ("%s:%d" % (rel(root, d["file"]), d["line"])) if d else (
+        "%s:%d" % (rel(root, fm["sites"][0]["file"]), fm["sites"][0]["line"]))
+    st = (d["typedefs"][0] if d and d["typedefs"] else d and d["struct"]) or "?"
+    loc = lambda x: "%s:%d" % (rel(root, x["file"]), x["line"])
+    return dict(
+        where=where, field="%s.%s" % (st, fm["field"]), idiom=fm["idiom"],
+        decision=fm["decision"],
+        reason="; ".join(fm["reasons"]) or "every use is init/inc/dec/read, "
+        "a release follows the final put",
+        type=d["type"] if d else None,
+        to=(fm.get("width") or [None])[0],
+        operations=[dict(at=loc(s), op=s["op"], context=(s["ctx"] + " " + s["cmp"] +
+                         " " + s["const"]).strip(), meaning=s["meaning"])
+                    for s in fm["sites"]],
+        plain=[dict(at=loc(s), meaning=s["meaning"], condition=" && ".join(s["cond"]))
+               for s in fm["plain"]],
+        reads=[loc(x) for x in fm["reads"]],
+        sentinels=[dict(at=loc(x), kind=x["kind"], value=x["value"])
+                   for x in fm["sentinels"]],
+        initialisers=[dict(at=loc(x), value=x["value"], designated=x["designated"],
+                           sentinel=x["sentinel"]) for x in fm["initialisers"]],
+        sets=[dict(at=loc(x), value=x["value"]) for x in fm["sets"]],
+        creations=[loc(x) for x in fm["creations"]],
+        frees_on_le0=[x["at"] for x in
+                      [dict(at=loc(s)) for s in fm["sites"]
+                       if s["cmp"] in ("<=", "<") and s["meaning"] == "last"]],
+        releases=sorted({"%s:%d %s()" % (rel(root, x["file"]), x["line"], x["call"])
+                         for x in fm["releases"]}))
+
+
+def report_doc(m):
+    root = m["root"]
+    return dict(
+        root=root,
+        wrappers=[dict(name=n, kind="macro" if o.field else "function",
+                       returns=o.returns, step=o.delta, of=o.via,
+                       field=o.field, atomic=o.atomic,
+                       at=["%s:%d" % (rel(root, f), a) for f, a, _ in o.defs])
+                  for n, o in sorted(list(m["mwraps"].items()) +
+                                     list(m["fwraps"].items()))],
+        macro_file=m["macro_file"],
+        candidates=[field_doc(root, fm) for _, fm in sorted(m["fields"].items())])
+
+
+def print_report(doc, out=sys.stdout):
+    for c in doc["candidates"]:
+        out.write("%s\t%s\t%s\t%s\t%s\n" % (c["where"], c["field"], c["idiom"],
+                                            c["decision"], c["reason"]))
+    for c in doc["candidates"]:
+        out.write("\n%s (%s -> %s):\n" % (c["field"], c["type"], c["to"]))
+        for o in c["operations"]:
+            out.write("  operation   %s %s [%s] -> %s\n" % (o["at"], o["op"],
+                                                        o["context"], o["meaning"]))
+        for o in c["plain"]:
+            out.write("  plain       %s -> %s under %s\n" % (o["at"], o["meaning"],
+                                                           o["condition"] or "-"))
+        out.write("  reads       %d%s\n" % (len(c["reads"]), (": " + ", ".join(
+            c["reads"][:6]) + (" ..." if len(c["reads"]) > 6 else "")) if c["reads"] else ""))
+        for k in ("sentinels", "initialisers", "sets"):
+            for o in c[k]:
+                out.write("  %-11s %s %s\n" % (k[:-1], o["at"], o["value"]))
+        out.write("  creations   %s\n" % (", ".join(c["creations"]) or "none"))
+        out.write("  frees <= 0  %s\n" % (", ".join(c["frees_on_le0"]) or "none"))
+        out.write("  releases    %s\n" % (", ".join(c["releases"]) or "none"))
+    if doc["wrappers"]:
+        out.write("\nwrappers:\n")
+        for w in doc["wrappers"]:
+            out.write("  %s (%s of %s, %s value, step %+d%s) %s\n" % (
+                w["name"], w["kind"], w["of"], w["returns"], w["step"],
+                ", field " + w["field"] if w["field"] else "", " ".join(w["at"])))
+
+
+def main(argv):
+    import signal
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+    if "--" in argv:
+        i = argv.index("--")
+        argv, command = argv[:i], argv[i + 1:]
+    else:
+        command = []
+    ap = argparse.ArgumentParser(prog="refcount-convert")
+    ap.add_argument("action", choices=("report", "apply", "check"))
+    ap.add_argument("dir")
+    ap.add_argument("--format", choices=("text", "json"), default="text")
+    ap.add_argument("--refcount-include", default=os.path.join(
+        os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+        "include"), help="librefcount's include directory (layout check)")
+    ap.add_argument("--log", help="check: the report log file to use")
+    a = ap.parse_args(argv)
+    if a.action == "check":
+        from . import check
+        return check.run(a.dir, command, a.log)
+    if not os.path.isdir(a.dir):
+        ap.error("%s is not a directory" % a.dir)
+    m = M.build(a.dir)
+    if a.action == "report":
+        doc = report_doc(m)
+        if a.format == "json":
+            json.dump(doc, sys.stdout, indent=1)
+            sys.stdout.write("\n")
+        else:
+            print_report(doc)
+        return 0
+    from . import rewrite
+    return rewrite.apply(m, a.refcount_include)

@@ -1,0 +1,306 @@
+"""refcount-convert's model of a tree: runs discovery, the two spatch passes
+and the whole-field check, and returns the candidates with their
+inventories and decisions (what `report` prints and `apply` rewrites)."""
+
+import os
+import re
+import tempfile
+
+from . import analyse as A, registry, scan
+
+
+def _line_text(cache, f, line):
+    if f not in cache:
+        cache[f] = scan.read(f).split("\n")
+    lines = cache[f]
+    return lines[line - 1] if 0 < line <= len(lines) else ""
+
+
+def _plain_kind(text, col, field):
+    """++/-- before or after the field access at COL; returns (step, returns)."""
+    end = text.find(field, col)
+    after = text[end + len(field):].lstrip() if end >= 0 else ""
+    before = text[:col]
+    if after.startswith("++"):
+        return +1, "old"
+    if after.startswith("--"):
+        return -1, "old"
+    b = before.rstrip()
+    # the base expression may start before col; look back for ++/-- on the line
+    m = re.search(r"(\+\+|--)\s*\(?[\w.\->()\[\]]*$", before + text[col:end])
+    if m:
+        return (+1 if m.group(1) == "++" else -1), "new"
+    if b.endswith("++"):
+        return +1, "new"
+    return -1, "new"
+
+
+def build(root, work=None, extra=None):
+    root = os.path.abspath(root)
+    work = work or tempfile.mkdtemp(prefix="refcount-convert.")
+    files = scan.sources(root)
+    incdirs = scan.include_dirs(root)
+    defs = scan.macros(files)
+    mlines = scan.macro_file(defs)
+    ops = A.primitive_ops()
+    mwraps = A.macro_wrappers(defs, ops)
+    fwraps = A.function_wrappers(root, files, incdirs, mlines, ops,
+                                 os.path.join(work, "wrappers"))
+    mwraps.update(A.macro_wrappers(defs, ops))  # macros over function wrappers
+    wrapper_defs = [d for o in list(mwraps.values()) + list(fwraps.values())
+                    for d in o.defs]
+    call_ops = {n: o for n, o in ops.items() if o.via != "++" and o.via != "--"}
+    out = scan.spatch(scan.template("sites.cocci", OPS=A._regex(call_ops)),
+                      ["--dir", root], incdirs, mlines,
+                      workdir=os.path.join(work, "sites"))
+    stypes = _types(out)
+    struct_fields = scan.structs(files)
+    typedefs = scan.typedef_map(files)
+    rows = [l.split("\t") for l in out.splitlines() if l.startswith("SITE\t")]
+    # a kept result is tested several times (an assert, then the test):
+    # keep the test that means something
+    kept = {}
+    for r in rows:
+        if r[1] == "kept" and r[2] in ops:
+            o = ops[r[2]]
+            if A.meaning(o.returns, o.step(A.split_args(r[3])), "kept", r[4], r[5]):
+                kept[(r[6], r[7], r[8])] = r
+    rows = [r for r in rows if r[1] != "kept" or kept.get((r[6], r[7], r[8]), r) is r]
+    rows = A.pick(rows, A.CTX_PRIORITY, key=lambda r: (r[6], r[7], r[8]))
+    sites, unknown = [], []
+    for _, ctx, name, es, cop, const, f, line, col in rows:
+        line = int(line)
+        if A.in_defs(wrapper_defs, f, line):
+            continue
+        op = ops[name]
+        args = A.split_args(es)
+        if op.field:
+            base, field = (args[0] if args else "?"), op.field
+        else:
+            fa = A.field_of(args[op.ptr_arg]) if op.ptr_arg < len(args) else None
+            if not fa:
+                unknown.append(dict(file=f, line=line, op=name, args=es))
+                continue
+            base, field = fa
+            if getattr(op, "sub", None):
+                field = field  # the field is the wrapper's struct (DBusAtomic)
+        step = op.step(args)
+        what = A.meaning(op.returns, step, ctx, cop, const)
+        st = None if op.field else _canon(stypes.get((f, line, int(col))), field,
+                                          struct_fields, typedefs)
+        sites.append(dict(file=f, line=line, col=int(col), op=name, base=base,
+                          field=field, stype=st, ctx=ctx.strip(), cmp=cop.strip(),
+                          const=const.strip(), step=step, meaning=what,
+                          family=op.family, atomic=op.atomic, wrapper=op.via))
+    # a field is keyed by (struct, name) when every site's struct is known,
+    # else by its name alone
+    untyped = {s["field"] for s in sites if s["stype"] is None}
+    for s in sites:
+        if s["field"] in untyped:
+            s["stype"] = None
+    keys = sorted({(s["stype"] or "", s["field"]) for s in sites
+                   if s["meaning"] in ("last", "notlast")})
+    cands = sorted({f for _, f in keys})
+    model = dict(root=root, ops=ops, mwraps=mwraps, fwraps=fwraps, sites=sites,
+                 unknown=unknown, fields={}, macro_file=mlines, incdirs=incdirs,
+                 work=work, files=files, defs=defs)
+    if not cands:
+        return model
+    ptr_ops = [n for n, o in call_ops.items() if not o.field]
+    dec_macros = [n for n, o in call_ops.items() if o.field and o.delta == -1]
+    decops = [n for n, o in call_ops.items() if not o.field]
+    out = scan.spatch(scan.template(
+        "fields.cocci", FIELDS=A._regex(cands), OPS=A._regex(ptr_ops),
+        INCOPS=A._regex(ptr_ops), DECOPS=A._regex(decops),
+        DECMACROS=A._regex(dec_macros), RELEASE=registry.RELEASE_RE,
+        ZALLOC=A._regex(registry.ZALLOC)),
+        ["--dir", root], incdirs, mlines, workdir=os.path.join(work, "fields"))
+    utypes = _types(out)
+    rows = [l.split("\t") for l in out.splitlines() if l.startswith("FIELD\t")]
+    notes = [r for r in rows if r[1] in ("creation", "release", "release-macro")]
+    uses = A.pick([r for r in rows if r not in notes], A.USE_PRIORITY,
+                  key=lambda r: (r[6], r[7], r[8]))
+    cache = {}
+    def mine(st, field, f, line, col):
+        """A use of FIELD at this position belongs to key ST."""
+        if not st:
+            return True
+        u = _canon(utypes.get((f, int(line), int(col))), field, struct_fields, typedefs)
+        return u is None or u == st
+
+    for st, field in keys:
+        decls = [d for d in struct_fields.get(field, [])
+                 if not st or _key(d) == st] or struct_fields.get(field, [])
+        fs = [s for s in sites if s["field"] == field and (s["stype"] or "") == st]
+        fm = dict(field=field, stype=st, decls=decls, sites=fs, struct_fields=struct_fields, reads=[], sentinels=[],
+                  sets=[], plain=[], initialisers=[], creations=[], releases=[],
+                  refused=[], conditions=[])
+        for r in notes:
+            _, kind, base, f2, x, v, f, line, col = r
+            if not mine(st, field, f, line, col):
+                continue
+            if kind == "creation" and f2 == field:
+                fm["creations"].append(dict(file=f, line=int(line), base=base, op=x))
+            elif kind == "release" and f2 == field:
+                fm["releases"].append(dict(file=f, line=int(v), call=x))
+            elif kind == "release-macro" and ops[f2].field == field:
+                fm["releases"].append(dict(file=f, line=int(v), call=x))
+        for _, ctx, base, f2, op, v, f, line, col in uses:
+            if f2 != field or not mine(st, field, f, line, col):
+                continue
+            line, col = int(line), int(col)
+            if A.in_defs(wrapper_defs, f, line):
+                continue
+            where = dict(file=f, line=line, col=col, base=base, op=op.strip(),
+                         value=v.strip())
+            if ctx == "oparg":
+                continue
+            if ctx.startswith("plain"):
+                step, ret = _plain_kind(_line_text(cache, f, line), col - 1, field)
+                c = ctx[6:]
+                what = A.meaning(ret, step, "stmt" if c == "stmt" else
+                                 "cmp" if c == "cmp" else "value", op, v)
+                where.update(step=step, meaning=what)
+                cond = scan.conditions(scan.read(f))[line] if True else []
+                where["cond"] = cond
+                fm["plain"].append(where)
+                if what is None:
+                    fm["refused"].append((where, "plain ++/-- whose value is used"))
+                elif not cond:
+                    fm["refused"].append((where, "non-atomic ++/-- outside a "
+                                          "conditional (non-threaded) build branch"))
+            elif ctx == "set":
+                if registry.SENTINEL_RE.match(A.nospace(v)):
+                    fm["sentinels"].append(dict(where, kind="store"))
+                else:
+                    fm["sets"].append(where)
+            elif ctx == "cmp":
+                nv = A.nospace(v)
+                if op.strip() in ("==", "!=") and registry.SENTINEL_RE.match(nv):
+                    fm["sentinels"].append(dict(where, kind="test"))
+                elif nv == "0" and op.strip() == "==":
+                    fm["refused"].append((where, "compared == 0 outside a "
+                                          "decrement: 0 is a live state here"))
+                elif A.CONST_RE.match(nv):
+                    fm["reads"].append(dict(where, kind="compare"))
+                else:
+                    fm["refused"].append((where, "compared with a variable "
+                                          "(%s %s): a threshold, not a refcount" %
+                                          (op.strip(), v.strip())))
+            elif ctx == "arith":
+                fm["refused"].append((where, "other arithmetic (%s %s)" %
+                                      (op.strip(), v.strip())))
+            elif ctx == "addr":
+                fm["refused"].append((where, "address taken outside an "
+                                      "operation (escapes)"))
+            else:
+                fm["reads"].append(dict(where, kind="read"))
+        for s in fs:
+            if s["meaning"] == "read" and s["ctx"] == "cmp" and s["const"] == "0" \
+                    and s["cmp"] == "==":
+                fm["refused"].append((s, "compared == 0 outside a decrement: "
+                                      "0 is a live state here"))
+            if s["ctx"] == "kept":
+                fm["refused"].append((s, "%s's result is kept in a variable and "
+                                      "tested later (%s %s): the old value is used"
+                                      % (s["op"], s["cmp"], s["const"])))
+            if s["meaning"] is None:
+                fm["refused"].append((s, "%s result used as a value (%s)" %
+                                      (s["op"], s["ctx"])))
+        _initialisers(fm, files, typedefs)
+        _decide(fm, typedefs, root)
+        model["fields"][(st + "." if st else "") + field] = fm
+    return model
+
+
+def _types(out):
+    """spatch's TYPE lines: position -> the inferred type of the base."""
+    types = {}
+    for l in out.splitlines():
+        if l.startswith("TYPE\t"):
+            _, T, f, line, col = l.split("\t")
+            types[(f, int(line), int(col))] = T
+    return types
+
+
+def _key(decl):
+    return decl["typedefs"][0] if decl["typedefs"] else decl["struct"]
+
+
+def _canon(T, field, struct_fields, typedefs):
+    """The declaration key of type T's struct for FIELD, or None."""
+    if not T:
+        return None
+    n = T.replace("const ", "").strip()
+    n = re.sub(r"^struct\s+", "", n)
+    n = re.sub(r"^struct\s+", "", typedefs.get(n, n)) if n in typedefs else n
+    for d in struct_fields.get(field, []):
+        if d["struct"] == n or n in d["typedefs"] or T.strip() in d["typedefs"]:
+            return _key(d)
+    return None
+
+
+def _initialisers(fm, files, typedefs):
+    """Positional and designated initialisers of the field's struct."""
+    if len(fm["decls"]) != 1:
+        return
+    d = fm["decls"][0]
+    names = ([r"struct\s+%s" % re.escape(d["struct"])] if d["struct"] else []) + \
+        [re.escape(t) for t in d["typedefs"]]
+    if not names:
+        return
+    pat = re.compile(r"\b(?:%s)\s+\w+(\s*\[[^]]*\])?\s*=\s*\{" % "|".join(names))
+    for f in files:
+        text = scan.read(f)
+        for m in pat.finditer(text):
+            end = scan._match_brace(text, m.end() - 1)
+            body = text[m.end():end]
+            if "{" in body:
+                continue
+            items = A.split_args(body)
+            line = text.count("\n", 0, m.start()) + 1
+            desig = [i for i in items if A.nospace(i).startswith("." + fm["field"] + "=")]
+            if desig:
+                v = A.nospace(desig[0]).split("=", 1)[1]
+            elif len(items) > d["index"] and not any(i.startswith(".") for i in items):
+                v = items[d["index"]]
+            else:
+                continue
+            fm["initialisers"].append(dict(
+                file=f, line=line, value=v.strip(), designated=bool(desig),
+                sentinel=bool(registry.SENTINEL_RE.match(A.nospace(v)))))
+
+
+def _decide(fm, typedefs, root):
+    reasons = []
+    if len(fm["decls"]) > 1 and len({d["type"] for d in fm["decls"]}) == 1:
+        fm["width"] = scan.width(fm["decls"][0]["type"], typedefs, fm["struct_fields"])
+        fm["scalar"] = scan.resolve(fm["decls"][0]["type"], typedefs, fm["struct_fields"])
+        if not fm["width"]:
+            reasons.append("no library type of the width of '%s'" %
+                           fm["decls"][0]["type"])
+    elif len(fm["decls"]) != 1:
+        reasons.append("declared in %d structs (%s)" % (len(fm["decls"]), ", ".join(
+            sorted({d["struct"] or "?" for d in fm["decls"]})) or "none found"))
+    else:
+        w = scan.width(fm["decls"][0]["type"], typedefs, fm["struct_fields"])
+        fm["width"] = w
+        fm["scalar"] = scan.resolve(fm["decls"][0]["type"], typedefs, fm["struct_fields"])
+        if not w:
+            reasons.append("no library type of the width of '%s'" %
+                           fm["decls"][0]["type"])
+    if not fm["releases"]:
+        reasons.append("no release-like call after the final decrement")
+    for where, why in fm["refused"]:
+        reasons.append("%s:%d: %s" % (os.path.relpath(where["file"], root),
+                                      where["line"], why))
+    atomic = [s for s in fm["sites"] if s["atomic"]]
+    if not atomic:
+        reasons.append("no atomic operation (plain counter)")
+    fm["decision"] = "report-only" if reasons else "convert"
+    fm["reasons"] = reasons
+    fam = sorted({s["family"] for s in fm["sites"]})
+    fm["idiom"] = "; ".join(registry.IDIOMS.get(f, f) for f in fam) + (
+        " via " + ", ".join(sorted({s["op"] for s in fm["sites"]
+                                    if s["wrapper"]})) if any(
+            s["wrapper"] for s in fm["sites"]) else "")

@@ -1,0 +1,252 @@
+"""What refcount-convert reads from a tree besides spatch's matches: the
+sources, compile_commands.json, macro definitions (wrappers and the ones
+spatch must be told about), struct definitions, preprocessor conditions.
+Runs spatch."""
+
+import json
+import os
+import re
+import subprocess
+import sys
+
+from . import registry
+
+SKIP_DIRS = {".git", ".pc", "debian", "build", "_build", "CMakeFiles"}
+COCCI_DIR = os.path.join(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))), "cocci")
+
+
+def sources(root):
+    out = []
+    for d, dirs, files in os.walk(root):
+        dirs[:] = sorted(x for x in dirs if x not in SKIP_DIRS
+                         and not x.startswith("build"))
+        for f in sorted(files):
+            if f.endswith((".c", ".h")):
+                out.append(os.path.join(d, f))
+    return out
+
+
+def include_dirs(root):
+    """-I directories: compile_commands.json's when there is one, else every
+    directory holding a header."""
+    for cand in ("compile_commands.json", "build/compile_commands.json"):
+        p = os.path.join(root, cand)
+        if os.path.exists(p):
+            dirs = []
+            for e in json.load(open(p)):
+                args = e.get("arguments") or e.get("command", "").split()
+                for i, a in enumerate(args):
+                    d = a[2:] if a.startswith("-I") else (
+                        args[i + 1] if a == "-I" and i + 1 < len(args) else None)
+                    if d:
+                        d = os.path.join(e.get("directory", root), d)
+                        if d not in dirs:
+                            dirs.append(d)
+            return dirs
+    return sorted({os.path.dirname(f) for f in sources(root)
+                   if f.endswith(".h")})
+
+
+def read(path):
+    with open(path, encoding="utf-8", errors="surrogateescape") as f:
+        return f.read()
+
+
+def write(path, text):
+    with open(path, "w", encoding="utf-8", errors="surrogateescape") as f:
+        f.write(text)
+
+
+DEFINE_RE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(\w+)(\(([^)]*)\))?[ \t]*"
+                       r"((?:[^\n]*\\\n)*[^\n]*)", re.M)
+
+
+def macros(files):
+    """Every #define: (name, params or None, body, file, first, last line)."""
+    out = []
+    for f in files:
+        text = read(f)
+        for m in DEFINE_RE.finditer(text):
+            first = text.count("\n", 0, m.start()) + 1
+            last = first + m.group(0).count("\n")
+            body = re.sub(r"\\\n", " ", m.group(4))
+            body = re.sub(r"/\*.*?\*/|//.*$", " ", body).strip()
+            params = None
+            if m.group(2) is not None:
+                params = [p.strip() for p in m.group(3).split(",") if p.strip()]
+            out.append((m.group(1), params, body, f, first, last))
+    return out
+
+
+DECL_WORDS = {"static", "inline", "__inline", "__inline__", "extern",
+              "__forceinline"}
+
+
+def macro_file(defs):
+    """spatch's --macro-file: the macros that hide declarations (GIT_INLINE,
+    JSON_INLINE, attribute macros), which otherwise make it skip the
+    function."""
+    lines = []
+    for name, params, body, _f, _a, _b in defs:
+        words = re.sub(r"__attribute__\s*\(\(.*\)\)", " ", body).split()
+        if params is None and words and all(w in DECL_WORDS for w in words):
+            lines.append("#define %s %s" % (name, body))
+        elif params is not None and len(params) == 1 and words and \
+                words[-1] == params[0] and \
+                all(w in DECL_WORDS for w in words[:-1]) and len(words) > 1:
+            lines.append("#define %s(%s) %s" % (name, params[0], body))
+    return sorted(set(lines))
+
+
+STRUCT_RE = re.compile(r"\b(typedef\s+)?struct\s+(\w*)\s*\{", re.M)
+
+
+def _match_brace(text, i):
+    depth = 0
+    for j in range(i, len(text)):
+        if text[j] == "{":
+            depth += 1
+        elif text[j] == "}":
+            depth -= 1
+            if depth == 0:
+                return j
+    return -1
+
+
+def structs(files):
+    """Struct fields: field name -> [dict(struct, typedefs, type, file,
+    line, index)] (index: the field's position, for positional
+    initialisers)."""
+    out = {}
+    for f in files:
+        text = read(f)
+        nocom = re.sub(r"/\*.*?\*/", lambda m: re.sub(r"[^\n]", " ", m.group(0)),
+                       text, flags=re.S)
+        nocom = re.sub(r"//[^\n]*", "", nocom)
+        for m in STRUCT_RE.finditer(nocom):
+            start = m.end() - 1
+            end = _match_brace(nocom, start)
+            if end < 0:
+                continue
+            tail = re.match(r"\s*(\w+)?\s*;", nocom[end + 1:])
+            typedefs = [tail.group(1)] if m.group(1) and tail and tail.group(1) else []
+            body = nocom[start + 1:end]
+            # preprocessor lines (platform variants of a member) are blanked
+            body = re.sub(r"^[ \t]*#[^\n]*", lambda mm: " " * len(mm.group(0)),
+                          body, flags=re.M)
+            # only this level's declarations
+            flat, depth = [], 0
+            for ch in body:
+                depth += ch == "{"
+                flat.append(ch if depth == 0 else " ")
+                depth -= ch == "}"
+            flat = "".join(flat)
+            pos = start + 1
+            for idx, decl in enumerate(flat.split(";")):
+                d = " ".join(decl.split())
+                fm = re.match(r"^(.*?)\b(\w+)\s*(\[[^]]*\])?(\s*:\s*\d+)?$", d)
+                if fm and fm.group(1).strip():
+                    line = nocom.count("\n", 0, pos + len(decl) - len(decl.lstrip())) + 1
+                    out.setdefault(fm.group(2), []).append(dict(
+                        struct=m.group(2), typedefs=typedefs,
+                        type=fm.group(1).strip(), file=f, line=line, index=idx))
+                pos += len(decl) + 1
+    return out
+
+
+def resolve(decl_type, typedefs=None, fields=None, depth=0):
+    """The scalar C type a declared type stands for (qualifiers dropped),
+    through typedefs, the project's intN names and one-member structs
+    (DBusAtomic, git_atomic32); None when unknown."""
+    t = " ".join(w for w in decl_type.split() if w not in registry.QUALIFIERS)
+    if t in registry.WIDTHS:
+        return t
+    if depth > 4:
+        return None
+    for pat, w in registry.WIDTH_NAMES:
+        if re.match(pat, t):
+            return "int32_t" if w == registry.WIDTH32 else "int64_t"
+    if typedefs and t in typedefs:
+        return resolve(typedefs[t], typedefs, fields, depth + 1)
+    m = re.match(r"^(?:struct (\w+)|(\w+))$", t)
+    if m and fields is not None:
+        members = [(n, d) for n, ds in fields.items() for d in ds
+                   if (m.group(1) and d["struct"] == m.group(1)) or
+                   (m.group(2) and m.group(2) in d["typedefs"])]
+        # one member; platform variants of it (#ifdef DBUS_WIN ... #else):
+        # the last declaration, the #else branch
+        if members and len({n for n, _ in members}) == 1:
+            return resolve(members[-1][1]["type"], typedefs, fields, depth + 1)
+    return None
+
+
+def width(decl_type, typedefs=None, fields=None):
+    """The library type (type, prefix, macro prefix) for a declared type."""
+    r = resolve(decl_type, typedefs, fields)
+    return registry.WIDTHS[r] if r else None
+
+
+def typedef_map(files):
+    """Scalar typedefs and one-int struct typedefs (DBusAtomic)."""
+    out = {}
+    for f in files:
+        for m in re.finditer(r"typedef\s+([\w ]+?)\s+(\w+)\s*;", read(f)):
+            out.setdefault(m.group(2), m.group(1))
+    return out
+
+
+def conditions(text):
+    """For each line (1-based), the stack of preprocessor conditions it is
+    compiled under, as C expressions."""
+    stack, out = [], [None]
+    for line in text.split("\n"):
+        s = line.strip()
+        m = re.match(r"#\s*(if|ifdef|ifndef|elif|else|endif)\b\s*(.*)", s)
+        if m:
+            kind, expr = m.group(1), re.sub(r"/\*.*?\*/|//.*", "", m.group(2)).strip()
+            if kind == "ifdef":
+                stack.append(["defined(%s)" % expr, []])
+            elif kind == "ifndef":
+                stack.append(["!defined(%s)" % expr, []])
+            elif kind == "if":
+                stack.append(["(%s)" % expr, []])
+            elif kind in ("elif", "else") and stack:
+                prev, negs = stack[-1]
+                negs = negs + ["!" + prev if prev.startswith("(") or prev.startswith("defined")
+                               else "!(%s)" % prev]
+                stack[-1] = ["(%s)" % expr if kind == "elif" else "", negs]
+            elif kind == "endif" and stack:
+                stack.pop()
+        out.append([c for cur, negs in stack for c in negs + ([cur] if cur else [])])
+    return out
+
+
+def spatch(cocci_text, targets, incdirs, macro_lines, in_place=False,
+           workdir=None):
+    """Run spatch on TARGETS (files or one directory); returns stdout."""
+    os.makedirs(workdir, exist_ok=True)
+    sp = os.path.join(workdir, "rules.cocci")
+    write(sp, cocci_text)
+    mf = os.path.join(workdir, "macros.h")
+    write(mf, "\n".join(macro_lines) + "\n")
+    cmd = ["spatch", "--very-quiet", "--sp-file", sp, "--macro-file", mf,
+           "--include-headers", "-j", "2", "--timeout", "120"]
+    for d in incdirs:
+        cmd += ["-I", d]
+    if in_place:
+        cmd += ["--in-place", "--no-show-diff"]
+    cmd += targets
+    r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       universal_newlines=True, errors="surrogateescape")
+    if r.returncode != 0:
+        sys.stderr.write(r.stderr)
+        raise SystemExit("refcount-convert: spatch failed (%d)" % r.returncode)
+    return r.stdout
+
+
+def template(name, **subst):
+    text = read(os.path.join(COCCI_DIR, name))
+    for k, v in subst.items():
+        text = text.replace("{{%s}}" % k, v)
+    return text
