@@ -42,6 +42,15 @@ check_cmd() { # TOOL -> 0 when check behaves
 	"$t" check "$work" -- true > /dev/null || return 1
 }
 check_cmd "$tool" || { echo "check-convert-fixtures: refcount-convert check FAILED" >&2; exit 1; }
+# a test command that cannot run is named, exit 2, no traceback
+rc=0
+err=$("$tool" check "$work" -- refcount-no-such-command 2>&1 >/dev/null) || rc=$?
+case "$rc:$err" in
+2:*"cannot run 'refcount-no-such-command'"*) ;;
+*)	echo "check-convert-fixtures: check with a missing command: exit $rc: $err" >&2
+	exit 1 ;;
+esac
+case "$err" in *Traceback*) echo "check-convert-fixtures: a traceback: $err" >&2; exit 1 ;; esac
 sed -i 's/REFCOUNT_REPORT_LOG=log/REFCOUNT_REPORT_FILE=log/' "$work/mutant/refconv/check.py"
 grep -q REFCOUNT_REPORT_FILE "$work/mutant/refconv/check.py"
 if check_cmd "$work/mutant/refcount-convert" 2>/dev/null; then

@@ -18,7 +18,15 @@ def run(root, command, log=None):
     if os.path.exists(log):
         os.unlink(log)
     env = dict(os.environ, REFCOUNT_REPORT_LOG=log, REFCOUNT_REPORT="every")
-    rc = subprocess.call(command, cwd=root, env=env)
+    try:
+        rc = subprocess.call(command, cwd=root, env=env)
+    except OSError as e:
+        # not found, not executable: say which, run from where
+        sys.stderr.write("refcount-convert check: cannot run %r in %s: %s "
+                         "(the command runs in DIR: give a command on PATH "
+                         "or an absolute path)\n"
+                         % (command[0], root, e.strerror or e))
+        return 2
     reports = {}
     if os.path.exists(log):
         for line in open(log, errors="replace"):
