@@ -13,6 +13,7 @@
  */
 #include "driver.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -109,8 +110,8 @@ static void print_intervals(void)
 {
 	char what[64];
 
-	printf("  %s / %s, 95%% interval of the ratio (paired over the "
-	       "interleaved rounds):\n",
+	printf("  %s / %s, geometric mean [95%% interval] of the ratio "
+	       "(paired over\n  the interleaved rounds):\n",
 	       impls[target]->name, impls[baseline]->name);
 	for (unsigned int k = 0; k < nr_groups; k++) {
 		const struct group *g = &groups[k];
@@ -121,9 +122,10 @@ static void print_intervals(void)
 			continue;
 		printf("    %-34s <= %.2f: %.3fx [%.4f, %.4f] +-%.1f%% "
 		       "(%u rounds), %s\n",
-		       group_text(g, what, sizeof(what)), goal, c->rmed,
-		       c->ci_lo, c->ci_hi, 100 * ci_half(c->ci_lo, c->ci_hi),
-		       g->rounds, ci_verdict(c->ci_lo, c->ci_hi, goal));
+		       group_text(g, what, sizeof(what)), goal,
+		       sqrt(c->ci_lo * c->ci_hi), c->ci_lo, c->ci_hi,
+		       100 * ci_half(c->ci_lo, c->ci_hi), g->rounds,
+		       ci_verdict(c->ci_lo, c->ci_hi, goal));
 	}
 	if (opt.precise)
 		printf("    --precise: %u more rounds; %s\n", precise_rounds,

@@ -139,6 +139,35 @@ __RC_F(add_not_zero)(__RC_V i, __RC_T *r, __RC_V *oldp)
 {
 	__RC_V old = __RC_LOAD(&r->refs);
 
+	/*
+	 * For a constant 0 < i < MAX, the value is checked before each
+	 * compare-and-swap, not after: "old outside [1, MAX - i]" is one
+	 * unsigned compare of old - 1 (lea, cmp, ja), and nothing waits on the
+	 * swap's result but the loop.  Outside, 0 is a refused try-get; any
+	 * other value is one the swap would have made bad, and the cold path
+	 * does what it does after such a swap: it saturates the counter (or
+	 * puts an immortal one back) and reports.  A swap from a saturated or
+	 * immortal value would have succeeded, so the result is true, as
+	 * after the swap.
+	 */
+	if (__builtin_constant_p(i) && i > 0 && i < __RC_MAXV) {
+		do {
+			if (__refcount_unlikely((__RC_UV)old - 1u >
+						(__RC_UV)(__RC_MAXV - i - 1))) {
+				if (oldp)
+					*oldp = old;
+				if (!old)
+					return false;
+				__refcount_call_void(__RC_WARN(
+					r, REFCOUNT_ADD_NOT_ZERO_OVF));
+				return true;
+			}
+		} while (!__RC_CAS(&r->refs, &old, __RC_WRAP_ADD(old, i),
+				   __ATOMIC_RELAXED));
+		if (oldp)
+			*oldp = old;
+		return true;
+	}
 	do {
 		if (!old)
 			break;
@@ -147,17 +176,6 @@ __RC_F(add_not_zero)(__RC_V i, __RC_T *r, __RC_V *oldp)
 
 	if (oldp)
 		*oldp = old;
-	/*
-	 * For a constant 0 < i < MAX, "old < 0 or old + i past MAX" is one
-	 * unsigned compare (cmp, ja instead of test, js, mov, add, js); old ==
-	 * 0 passes it, as it must: nothing was added.
-	 */
-	if (__builtin_constant_p(i) && i > 0 && i < __RC_MAXV) {
-		if (__refcount_unlikely((__RC_UV)old > (__RC_UV)(__RC_MAXV - i)))
-			__refcount_call_void(
-				__RC_WARN(r, REFCOUNT_ADD_NOT_ZERO_OVF));
-		return old;
-	}
 	if (__refcount_unlikely(old < 0 || __RC_WRAP_ADD(old, i) < 0))
 		__refcount_call_void(__RC_WARN(r, REFCOUNT_ADD_NOT_ZERO_OVF));
 	return old;
