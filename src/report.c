@@ -363,7 +363,20 @@ __attribute__((destructor)) static void report_summary(void)
  *	pid TAB breed TAB type TAB caller TAB message NEWLINE
  * type is the name REFCOUNT_REPORT=summary prints, caller is
  * "sym+0xoff (module+0xoff)", message is empty for a silent report.
+ * A log that cannot be opened or written is said once on stderr, so that
+ * an empty log is not mistaken for a clean run.
  */
+static void report_log_failed(const char *path, int err)
+{
+	static atomic_bool said;
+
+	if (!atomic_exchange(&said, true))
+		fprintf(stderr,
+			"librefcount: REFCOUNT_REPORT_LOG=%s: %s; reports "
+			"are not logged\n",
+			path, strerror(err));
+}
+
 static void report_log(const struct refcount_report *rep)
 {
 	const char *path = getenv("REFCOUNT_REPORT_LOG");
@@ -382,11 +395,14 @@ static void report_log(const struct refcount_report *rep)
 	if ((size_t)n >= sizeof(line))
 		n = (int)sizeof(line) - 1;
 	fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
-	if (fd < 0)
+	if (fd < 0) {
+		report_log_failed(path, errno);
 		return;
-	if (write(fd, line, (size_t)n) != n) {
-		/* A full disk loses a line; the report itself goes on. */
 	}
+	/* A full disk loses a line; the report itself goes on. */
+	errno = 0;
+	if (write(fd, line, (size_t)n) != n)
+		report_log_failed(path, errno ? errno : ENOSPC);
 	close(fd);
 }
 

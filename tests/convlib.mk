@@ -100,11 +100,12 @@ check-nonatomic: $(T_IMM)/hot-nonatomic.o $(T_IMM)/hot-saturating.o
 CHECK_TARGETS += check-nonatomic
 
 # REFCOUNT_REPORT=every and REFCOUNT_REPORT_LOG=FILE (tests/report-log.sh),
-# with two mutants of src/report.c: "every" ignored, and the log opened
-# without O_APPEND.
+# with three mutants of src/report.c: "every" ignored, the log opened
+# without O_APPEND, and an unopenable log not said.
 T_LOG := $(TB)/report-log
 T_LOG_MUT_every := s/!(report_flags() \& REPORT_EVERY)/1/
 T_LOG_MUT_append := s/O_WRONLY | O_APPEND | O_CREAT/O_WRONLY | O_CREAT/
+T_LOG_MUT_nolog := s/report_log_failed(path, errno);/;/
 $(T_LOG)/report-%.o: src/report.c $(LIB_HDRS) | $(UNIT_NEED)
 	@mkdir -p $(@D)
 	sed '$(T_LOG_MUT_$*)' $< > $(T_LOG)/report-$*.c
@@ -116,7 +117,8 @@ $(T_LOG)/prog: tests/report-log.c $(B)/librefcount.a | $(UNIT_NEED)
 $(T_LOG)/prog-%: tests/report-log.c $(T_LOG)/report-%.o $(B)/librefcount.a
 	gcc $(ALL_CFLAGS) -rdynamic $^ -o $@
 .PHONY: check-report-log
-check-report-log: $(T_LOG)/prog $(T_LOG)/prog-every $(T_LOG)/prog-append
+check-report-log: $(T_LOG)/prog $(T_LOG)/prog-every $(T_LOG)/prog-append \
+		  $(T_LOG)/prog-nolog
 	sh tests/report-log.sh $^
 CHECK_TARGETS += check-report-log
 

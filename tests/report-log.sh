@@ -9,10 +9,12 @@
 #    (pid, breed, type, caller, message) with this pid, "saturating", ADD_UAF
 #    or SUB_UAF, the call site (addr2line of the caller's offset) and the
 #    kernel's message; two
-#    processes append 12 lines to one file; no report, no file;
+#    processes append 12 lines to one file; no report, no file; a log that
+#    cannot be opened is said once on stderr, and the reports still print;
 #  - the mutants must fail: MUTANT-EVERY (a library whose default handler
-#    ignores "every") and MUTANT-LOG (one that opens the log without
-#    O_APPEND, so that two processes overwrite each other's lines).
+#    ignores "every"), MUTANT-LOG (one that opens the log without
+#    O_APPEND, so that two processes overwrite each other's lines) and
+#    MUTANT-NOLOG (one that says nothing when the log cannot be opened).
 set -eu
 
 prog=$1
@@ -54,6 +56,13 @@ check() {
 	done < "$work/log"
 	[ "$(cut -f1 "$work/log" | sort -u | wc -l)" = 1 ] || { echo "log: more than one pid"; return 1; }
 
+	# A log that cannot be opened: said once, and the reports still print.
+	REFCOUNT_REPORT_LOG="$work/no-such-dir/log" "$p" 2> "$work/nolog.err"
+	[ "$(grep -c "^librefcount: REFCOUNT_REPORT_LOG=$work/no-such-dir/log: No such file or directory; reports are not logged\$" "$work/nolog.err")" = 1 ] ||
+		{ echo "unopenable log: not said once:"; cat "$work/nolog.err"; return 1; }
+	[ "$(grep -c '^refcount_t: ' "$work/nolog.err")" = 2 ] ||
+		{ echo "unopenable log: the reports did not print"; return 1; }
+
 	# Two processes, one file: 12 whole lines from two pids, appended.
 	echo "a line that was there" > "$work/log"
 	REFCOUNT_REPORT_LOG="$work/log" "$p" fork 2> /dev/null
@@ -67,7 +76,7 @@ check() {
 }
 
 check "$prog" || fail "$prog"
-echo "report-log: REFCOUNT_REPORT=every prints all 6 reports (2 by default); REFCOUNT_REPORT_LOG appends one 5-field line per report, from two processes, and is not created without a report"
+echo "report-log: REFCOUNT_REPORT=every prints all 6 reports (2 by default); REFCOUNT_REPORT_LOG appends one 5-field line per report, from two processes, is not created without a report, and says once when it cannot be opened"
 shift
 for m in "$@"; do
 	if out=$(check "$m" 2>&1); then

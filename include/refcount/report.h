@@ -243,7 +243,8 @@ refcount_report_fn refcount_set_report_handler(refcount_report_fn fn);
  * "pid TAB breed TAB type TAB caller TAB message", type as the summary
  * names it (e.g. ADD_UAF), caller as refcount_report_format() writes it,
  * message empty for a silent report; FILE is not created when nothing is
- * reported.  Like
+ * reported, and one that cannot be opened or written is said once on
+ * stderr.  Like
  * panic_on_warn it only fires on a report that prints: the silent cases
  * above are counted but do not abort.  To stop on every detected misuse,
  * install a handler that aborts.
