@@ -31,6 +31,7 @@
 #include <refcount/refcount.h> /* REFCOUNT_BREED_NAME: the default breed */
 
 #include "breed-help.h"
+#include "cycles.h"
 #include "nullblk.h"
 
 #define NB_BREED_TABLE(name, NAME, id, max, saturated)                         \
@@ -84,6 +85,7 @@ NB_NUM_PARSER(submit_queues)
 NB_NUM_PARSER(hw_queue_depth)
 NB_NUM_PARSER(irqmode)
 NB_NUM_PARSER(completion_nsec)
+NB_NUM_PARSER(cycles)
 
 static struct fio_option options[] = {
 	{
@@ -167,6 +169,18 @@ static struct fio_option options[] = {
 			  .help = "struct percpu_ref, as blk-mq's" },
 			{ .ival = "refcount", .oval = NB_Q_USAGE_REFCOUNT,
 			  .help = "a refcount_t of the refcount= breed" },
+		},
+	},
+	{
+		NB_NUM_OPT("cycles", "engine cycle accounting", cycles,
+			   "the engine's own cycles per I/O, on stderr at the "
+			   "job's end",
+			   "0"),
+		.posval = {
+			{ .ival = "0", .oval = 0, .help = "off" },
+			{ .ival = "1", .oval = 1,
+			  .help = "on: clock around each submit (" NB_CYCLES_UNIT
+				  "), CPU time per checkpoint" },
 		},
 	},
 	{
@@ -347,6 +361,8 @@ struct nb_job {
 	const struct nb_breed_ops *ops;
 	struct nb_task *task;
 	struct nb_kiocb **events;
+	bool cycles; /* cycles=1 */
+	struct nb_cycles cyc;
 };
 
 extern struct ioengine_ops ioengine;
@@ -382,6 +398,7 @@ static int fio_nullblk_init(struct thread_data *td)
 		return 1;
 	}
 	j->ops = j->devref->ops;
+	j->cycles = o->cycles;
 	j->task = j->ops->task_open(j->devref->dev, td->thread_number - 1);
 	if (!j->task) {
 		devref_put(j->devref);
@@ -404,6 +421,18 @@ static void fio_nullblk_cleanup(struct thread_data *td)
 
 	if (!j)
 		return;
+	/* stderr: stdout may be fio's JSON; nbtool.py reads this line */
+	if (j->cycles)
+		log_err("nullblk: job %s: cycles unit=%s cap=%u ios=%llu "
+			"engine=%llu over=%llu span_ios=%llu cpu_ns=%llu "
+			"wall=%llu\n",
+			td->o.name, NB_CYCLES_UNIT, NB_CYCLES_CAP,
+			(unsigned long long)j->cyc.ios,
+			(unsigned long long)j->cyc.engine,
+			(unsigned long long)j->cyc.over,
+			(unsigned long long)(j->cyc.ios1 - j->cyc.ios0),
+			(unsigned long long)(j->cyc.cpu1_ns - j->cyc.cpu0_ns),
+			(unsigned long long)(j->cyc.wall1 - j->cyc.wall0));
 	j->ops->task_close(j->task);
 	devref_put(j->devref);
 	free(j->events);
@@ -416,6 +445,7 @@ static enum fio_q_status fio_nullblk_queue(struct thread_data *td,
 {
 	struct nb_job *j = td->io_ops_data;
 	struct nb_kiocb *iocb = io_u->engine_data;
+	bool done;
 
 	fio_ro_check(td, io_u);
 	if (io_u->ddir != DDIR_READ && io_u->ddir != DDIR_WRITE)
@@ -430,7 +460,16 @@ static enum fio_q_status fio_nullblk_queue(struct thread_data *td,
 		fio_gettime(&io_u->issue_time, NULL);
 		io_u_queued(td, io_u);
 	}
-	if (j->ops->submit(j->task, iocb)) {
+	if (j->cycles && (!td->o.ramp_time || td->ramp_time_over)) {
+		/* cycles.h: the same two clock reads for every breed */
+		uint64_t t0 = nb_cycles();
+
+		done = j->ops->submit(j->task, iocb);
+		nb_cycles_add(&j->cyc, t0, nb_cycles());
+	} else {
+		done = j->ops->submit(j->task, iocb);
+	}
+	if (done) {
 		io_u->error = -iocb->res;
 		return FIO_Q_COMPLETED;
 	}

@@ -16,6 +16,7 @@ naming breed, path and irqmode, with fio's JSON on stdout left whole.
 import json
 import os
 import random
+import re
 import sys
 import time
 
@@ -131,6 +132,9 @@ def bad_bench_args():
         ("NB_RAMP=-1s", "NB_RAMP=-1s: not a fio time >= 0, " + time_form),
         ("NB_RAMP=1.5s", "NB_RAMP=1.5s: not a fio time >= 0"),
         ("NB_QUICK=yes", "NB_QUICK=yes: not 1, 0 or empty"),
+        ("NB_BUDGET=ten", "NB_BUDGET=ten: not a fio time >= 0"),
+        ("NB_BUDGET=-5m", "NB_BUDGET=-5m: not a fio time >= 0"),
+        ("NB_PIN=yes", "NB_PIN=yes: not 1 or 0"),
     ]
 
 
@@ -170,7 +174,11 @@ def check_bench_args(c, json_path):
 def synthetic_run(breeds, slow, factor, jitter, reps=6):
     """A bench JSON whose answer is known: atomic at 100 kIOPS, every
     other breed at 1.0 of that except @slow at @factor, each of their fio
-    jobs scattered by up to +-@jitter (a fraction), from a fixed seed."""
+    jobs scattered by up to +-@jitter (a fraction), from a fixed seed.
+    The engine's figures say the same: per CPU second @factor too, and
+    engine cycles per I/O 1/@factor of atomic's 500, with 10% of @slow's
+    I/Os over the cap (left out of the cycles) and its jobs off the CPU
+    more often than the others (wall time 2.5 against 2 x CPU time)."""
     rnd = random.Random(1)
     results = []
     for rep in range(reps):
@@ -180,34 +188,62 @@ def synthetic_run(breeds, slow, factor, jitter, reps=6):
                     f = 1.0 if b == nb.BASELINE else (
                         factor if b == slow else 1.0) * (
                         1 + rnd.uniform(-jitter, jitter))
+                    ios = 100000
+                    over = ios // 10 if b == slow else 0
+                    cpu_ns = 1e9 * ios / (100000.0 * f)
                     results.append({
                         "rep": rep, "path": path, "queue_mode": qm,
                         "irqmode": irq, "iodepth": 32, "numjobs": 1,
                         "breed": b, "iops": 100000.0 * f,
-                        "p50": 2000 / f, "p99": 5000 / f, "p99.9": 9000 / f})
+                        "p50": 2000 / f, "p99": 5000 / f, "p99.9": 9000 / f,
+                        "cpus": "", "cycles_unit": "tsc",
+                        "engine_ios": ios, "engine_over": over,
+                        "engine_cycles": int((ios - over) * 500 / f),
+                        "span_ios": ios, "cpu_ns": int(cpu_ns),
+                        "wall_cycles": int(cpu_ns * 2 * (
+                            2.5 if b == slow else 2.0))})
     return {"tsc_hz": 2e9, "extra_cycles_per_op": {b: 0.0 for b in breeds},
             "extra_cycles_source": "synthetic", "results": results,
             "settings": {"runtime": "1s", "ramp": "0", "repeat": reps,
                          "quick": False, "secs": 0.0}}
 
 
+# Mutants of nbstats.py, each of which check_intervals must catch: an
+# interval of no width, a +-50% resolution test, engine cycles counting
+# the preempted I/Os, I/Os per wall second taken for per CPU second, and
+# a verdict whose rounds needed are the rounds run.
+NBSTATS_MUTANTS = [
+    ("h = t975(len(ls) - 1) * sd", "h = 0 * sd"),
+    ("RESOLVED = 0.01", "RESOLVED = 0.5"),
+    ('n = r.get("engine_ios", 0) - r.get("engine_over", 0)',
+     'n = r.get("engine_ios", 0)'),
+    ('return (r["span_ios"] / r["cpu_ns"] * 1e9',
+     'return (r["span_ios"] / r["wall_cycles"] * 2e9'),
+    ("need = int(math.ceil(n * (h / RESOLVED) ** 2))", "need = n"),
+]
+
+
 def check_intervals(c, tmp, breeds):
-    """nullblk-bench's intervals and verdict, replayed through
-    `nbtool.py report` on runs whose answer is known: a breed 5% slower
-    with +-0.2% scatter must be found within [-5.x, -4.x] %, everything
-    resolved; the same run scattered +-10% must have none resolved.  Two
-    mutants of nbstats.py (an interval of no width, a +-50% test) must
-    each fail one of the two."""
+    """nullblk-bench's intervals and verdicts, replayed through
+    `nbtool.py report` on runs whose answer is known (synthetic_run): a
+    breed 5% slower with +-0.2% scatter must be found within [-5.x, -4.x]
+    % in IOPS and per CPU second, at 526 engine cycles/I/O (+5.x %),
+    every row resolved; the same run scattered +-10% must have every row
+    unresolved, saying why, with more rounds needed than it ran.  Each
+    mutant of NBSTATS_MUTANTS must fail one of the two."""
     slow = [b for b in breeds if b != nb.BASELINE][0]
     path = [p for p in nb.PATHS if nb.PATHS[p][0]][0]
     n = 2 * len(nb.PATHS) * (len(breeds) - 1)
     cases = (("scatter 0.2%", 0.002,
               ["%s 100.0 kIOPS" % nb.BASELINE,
                "verdict: every path and breed resolved to +-1%"],
-              ["kIOPS, IOPS within [-5.", ", -4.", "at 95% confidence"]),
+              ["kIOPS, IOPS within [-5.", ", -4.", "at 95% confidence: "
+               "resolved to +-0.", "per CPU-second [-5.", "engine 526.",
+               "cycles/I/O, within [+5."]),
              ("scatter 10%", 0.10,
               ["verdict: %d of %d not resolved to +-1%%" % (n, n)],
-              ["kIOPS, IOPS within [", "not resolved (+-"]))
+              ["kIOPS, IOPS within [", "unresolved: half-width ",
+               "% > 1%, because the per-round IOPS ratios scatter by sd"]))
 
     def replay(tool, jitter, want, row):
         f = os.path.join(tmp, "intervals.json")
@@ -216,24 +252,32 @@ def check_intervals(c, tmp, breeds):
         rc, out, err = nb.run([sys.executable, tool, "--breeds",
                                " ".join(breeds), "report", "--json", f],
                               timeout=60)
-        line = [" ".join(x.split()) for x in out.splitlines()
-                if x.split()[:2] == [path, slow] and "kIOPS" in x]
+        lines = out.splitlines()
+        at = [i for i, x in enumerate(lines)
+              if x.split()[:2] == [path, slow] and "kIOPS" in x]
+        # the row: its line and the two below it
+        block = (" ".join(" ".join(x.split()) for x in lines[at[0]:at[0] + 3])
+                 if at else "")
         flat = " ".join(out.split())
-        return (rc == 0 and all(w in flat for w in want) and bool(line) and
-                all(w in line[0] for w in row)), out + err
+        ok = (rc == 0 and all(w in flat for w in want) and bool(block) and
+              all(w in block for w in row))
+        m = re.search(r"over (\d+) rounds \(\+-1% needs about (\d+)\)",
+                      block)
+        if m and int(m[2]) <= int(m[1]):
+            ok = False  # unresolved, yet no more rounds needed
+        return ok, out + err
 
     tool = os.path.join(nb.HERE, "nbtool.py")
     for name, jitter, want, row in cases:
         ok, text = replay(tool, jitter, want, row)
         c.ok(ok, "nbtool.py report, %s, %s at 0.95 of atomic: want %r and "
              "%r" % (name, slow, want, row), text)
-    # the mutants: a copy of the tool whose interval has no width, and
-    # one whose +-1% test is +-50%; each must fail one of the cases
-    for sub in (("h = t975(len(ls) - 1) * sd", "h = 0 * sd"),
-                ("RESOLVED = 0.01", "RESOLVED = 0.5")):
+    # the mutants: a copy of the tools with nbstats.py changed; each must
+    # fail one of the cases
+    for sub in NBSTATS_MUTANTS:
         mdir = os.path.join(tmp, "nbstats-mutant")
         os.makedirs(mdir, exist_ok=True)
-        for fn in ("nbtool.py", "nbstats.py", "nbcheck.py"):
+        for fn in ("nbtool.py", "nbstats.py", "nbcheck.py", "nbqusage.py"):
             with open(os.path.join(nb.HERE, fn)) as src:
                 text = src.read()
             if fn == "nbstats.py":
@@ -252,5 +296,6 @@ def check_intervals(c, tmp, breeds):
                            bad], timeout=60)
     c.ok(rc == 2 and bad in err and "Traceback" not in err,
          "nbtool.py report on a bad JSON: exit %d" % rc, err)
-    print("check-nullblk: the intervals of nullblk-bench, replayed on known "
-          "runs (and a noisy mutant)")
+    print("check-nullblk: the intervals and verdicts of nullblk-bench, "
+          "replayed on known runs; %d mutants of nbstats.py caught"
+          % len(NBSTATS_MUTANTS))

@@ -305,12 +305,19 @@ def job_env(so, path, qm, irq, qd, nj, runtime, ramp):
             "NB_RAMP": ramp}
 
 
-def job_file(tmp, order):
+def job_file(tmp, order, cpus=None):
     """jobs/randread-4k.fio with one job section per breed, in @order,
-    written to @tmp/randread-4k.fio; returns its path."""
+    written to @tmp/randread-4k.fio; returns its path.  @cpus, when
+    given, pins the jobs: fio's cpus_allowed with cpus_allowed_policy=
+    split, job i of a section on the i-th of @cpus, the same in every
+    section."""
     path = os.path.join(tmp, os.path.basename(JOBFILE))
     with open(JOBFILE) as f:
         text = f.read()
+    if cpus is not None:
+        # the file ends in [global]: these lines join it
+        text += ("cpus_allowed=%s\ncpus_allowed_policy=split\n"
+                 % ",".join(map(str, cpus)))
     with open(path, "w") as f:
         f.write(text + "".join("\n[%s]\nrefcount=%s\n" % (b, b)
                                for b in order))
@@ -372,9 +379,59 @@ def bench_arg_errors(a):
          "an integer > 0 (the passes over the matrix)"),
         ("NB_QUICK", a.quick, a.quick in ("", "0", "1"),
          "1, 0 or empty (1: a smoke run)"),
+        ("NB_BUDGET", a.budget, time_ok(a.budget, False),
+         "a fio time >= 0 (the passes' time budget), " + TIME_FORM),
+        ("NB_PIN", a.pin, a.pin in ("0", "1"),
+         "1 or 0 (1: pin the irqmode=0 jobs to CPUs)"),
     ]
     return ["nullblk-bench: %s=%s: not %s" % (var, val, what)
             for var, val, ok, what in checks if not ok]
+
+
+CYCLES_RE = re.compile(r"nullblk: job (\S+): cycles unit=(\S+) cap=\d+ "
+                       r"ios=(\d+) engine=(\d+) over=(\d+) span_ios=(\d+) "
+                       r"cpu_ns=(\d+) wall=(\d+)")
+
+
+def fio_round(a, tmp, cfg, order, cpus):
+    """One round: a fio run of @cfg with every breed in @order.  Returns
+    the result records, or an error message."""
+    path, qm, irq, qd, nj = cfg
+    env = job_env(a.so, path, qm, irq, qd, nj, a.runtime, a.ramp)
+    rc, out, err = run(["fio", "--output-format=json",
+                        job_file(tmp, order, cpus)], env=env, timeout=600)
+    if rc:
+        return "fio failed (%d):\n%s" % (rc, err)
+    # the engine's accounting, one line per job: summed per section
+    acc = {}
+    for m in CYCLES_RE.finditer(err):
+        d = acc.setdefault(m[1], {"cycles_unit": m[2]})
+        for k, v in zip(("engine_ios", "engine_cycles", "engine_over",
+                         "span_ios", "cpu_ns", "wall_cycles"), m.groups()[2:]):
+            d[k] = d.get(k, 0) + int(v)
+    recs = []
+    for j in parse_fio_json(out)["jobs"]:
+        if j["error"]:
+            return "fio job error %d" % j["error"]
+        pct = j["read"]["clat_ns"]["percentile"]
+        r = {"path": path, "queue_mode": qm, "irqmode": irq, "iodepth": qd,
+             "numjobs": nj, "breed": j["job options"]["refcount"],
+             "iops": j["read"]["iops"], "p50": pct["50.000000"],
+             "p99": pct["99.000000"], "p99.9": pct["99.900000"],
+             "cpus": ",".join(map(str, cpus)) if cpus else ""}
+        r.update(acc.get(j["jobname"], {}))
+        recs.append(r)
+    return recs
+
+
+def pin_cpus(a, irq, nj, k):
+    """The CPUs round @k's jobs are pinned to (--pin, irqmode=0 only: at 1
+    and 2 the completion threads would inherit the submitter's CPU), the
+    same for every breed of the round: numjobs=1 alternates the CPUs."""
+    ncpu = os.cpu_count() or 1
+    if not a.pin or irq or nj > ncpu:
+        return None
+    return [k % ncpu] if nj == 1 else list(range(nj))
 
 
 def cmd_bench(a):
@@ -387,6 +444,8 @@ def cmd_bench(a):
         print("nullblk-bench: --so is missing", file=sys.stderr)
         return 2
     a.repeat, a.quick = int(a.repeat), a.quick == "1"
+    a.budget_s = fio_seconds(a.budget)
+    a.pin = a.pin == "1"
     configs = []
     for path, (_, qm) in PATHS.items():
         for irq in (0, 1):
@@ -399,53 +458,81 @@ def cmd_bench(a):
     os.makedirs(tmp, exist_ok=True)
     results = []
     t0 = time.time()
-    total = len(configs) * a.repeat
+    tty = sys.stderr.isatty()
     k = 0
-    for rep in range(a.repeat):
-        for ci, (path, qm, irq, qd, nj) in enumerate(configs):
+    # NB_REPEAT passes over the whole matrix, then (NB_BUDGET) more passes
+    # over the irqmode=0 configurations of the paths whose IOPS intervals
+    # have not resolved, while the time lasts
+    rep = 0
+    while True:
+        if rep < a.repeat:
+            todo = configs
+        else:
+            table = nbstats.rows(results, PATHS, measured(), BASELINE,
+                                 tsc_hz)
+            open_paths = {p for (p, irq, b), r in table.items()
+                          if irq == 0 and not r["resolved"]}
+            todo = [c for c in configs if c[2] == 0 and c[0] in open_paths]
+            spent = time.time() - t0
+            per = spent / max(k, 1)
+            if not todo or spent + per * len(todo) > a.budget_s:
+                break
+            print("nullblk-bench: pass %d, %.0f of %.0f s: irqmode=0 %s "
+                  "not resolved yet" % (rep + 1, spent, a.budget_s,
+                                        ", ".join(sorted(open_paths))),
+                  file=sys.stderr)
+        for ci, cfg in enumerate(todo):
             rot = (rep + ci) % len(BREEDS)
             order = BREEDS[rot:] + BREEDS[:rot]
-            env = job_env(a.so, path, qm, irq, qd, nj, a.runtime, a.ramp)
-            rc, out, err = run(["fio", "--output-format=json",
-                                job_file(tmp, order)], env=env, timeout=600)
+            recs = fio_round(a, tmp, cfg, order,
+                             pin_cpus(a, cfg[2], cfg[4], rep + ci))
             k += 1
-            if sys.stderr.isatty():
-                print("\r\033[K[%d/%d] %s irqmode=%d iodepth=%d numjobs=%d"
-                      % (k, total, path, irq, qd, nj), end="",
-                      file=sys.stderr)
-            if rc:
-                print("\nfio failed (%d):\n%s" % (rc, err), file=sys.stderr)
+            if tty:
+                print("\r\033[K[%d, pass %d] %s irqmode=%d iodepth=%d "
+                      "numjobs=%d, %.0f s" % (k, rep + 1, cfg[0], cfg[2],
+                                             cfg[3], cfg[4],
+                                             time.time() - t0),
+                      end="", file=sys.stderr)
+            if isinstance(recs, str):
+                print("\n" + recs, file=sys.stderr)
                 return 1
-            for j in parse_fio_json(out)["jobs"]:
-                if j["error"]:
-                    print("\nfio job error %d" % j["error"], file=sys.stderr)
-                    return 1
-                pct = j["read"]["clat_ns"]["percentile"]
-                results.append({
-                    "rep": rep, "path": path, "queue_mode": qm,
-                    "irqmode": irq, "iodepth": qd, "numjobs": nj,
-                    "breed": j["job options"]["refcount"],
-                    "iops": j["read"]["iops"],
-                    "p50": pct["50.000000"], "p99": pct["99.000000"],
-                    "p99.9": pct["99.900000"]})
-    if sys.stderr.isatty():
+            for r in recs:
+                r["rep"] = rep
+            results.extend(recs)
+        rep += 1
+    if tty:
         print("\r\033[K", end="", file=sys.stderr)
+    secs = time.time() - t0
+    table = nbstats.rows(results, PATHS, measured(), BASELINE, tsc_hz)
     if a.json:
         # whole or not at all: a reader never sees a half-written file
         with open(a.json + ".tmp", "w") as f:
             json.dump({"tsc_hz": tsc_hz, "extra_cycles_per_op": extra,
                        "extra_cycles_source": src,
-                       "settings": settings(a, time.time() - t0),
+                       "settings": settings(a, secs, rep),
+                       "intervals": nbstats.json_rows(table),
                        "results": results}, f, indent=1)
         os.replace(a.json + ".tmp", a.json)
-    report(a, configs, results, extra, tsc_hz, src, time.time() - t0)
+    configs_run = list(dict.fromkeys(
+        (r["path"], r["queue_mode"], r["irqmode"], r["iodepth"],
+         r["numjobs"]) for r in results))
+    report(a, configs_run, results, extra, tsc_hz, src, secs)
     return 0
 
 
-def settings(a, secs):
+def fio_seconds(v):
+    """A fio time value (checked by bench_arg_errors) in seconds."""
+    m = re.fullmatch(r"([0-9]+)(us|usec|ms|msec|s|m|h|d)?", v, re.I)
+    unit = (m[2] or "s").lower()
+    return int(m[1]) * {"us": 1e-6, "usec": 1e-6, "ms": 1e-3, "msec": 1e-3,
+                        "s": 1, "m": 60, "h": 3600, "d": 86400}[unit]
+
+
+def settings(a, secs, passes):
     """What report() needs of the run besides its results."""
     return {"runtime": a.runtime, "ramp": a.ramp, "repeat": a.repeat,
-            "quick": a.quick, "secs": secs}
+            "quick": a.quick, "secs": secs, "budget": a.budget,
+            "pin": a.pin, "passes": passes}
 
 
 def cmd_report(a):
@@ -469,6 +556,10 @@ def cmd_report(a):
     return 0
 
 
+def rounds_of(results):
+    return nbstats.rounds(results)
+
+
 def report(a, configs, results, extra, tsc_hz, src, secs):
     # ratio to atomic within the same fio run, median over repetitions,
     # geometric mean over the configurations of a path
@@ -477,11 +568,6 @@ def report(a, configs, results, extra, tsc_hz, src, secs):
         key = (r["rep"], r["path"], r["irqmode"], r["iodepth"], r["numjobs"])
         runs.setdefault(key, {})[r["breed"]] = r
     ratios = {}   # (path, irqmode, breed, metric) -> [per-config ratio]
-    paired = {}   # (path, irqmode, breed, metric) -> [per-run ratio]
-    absolute = {}  # (path, irqmode, breed) -> [IOPS per fio job]
-    for r in results:
-        absolute.setdefault((r["path"], r["irqmode"], r["breed"]),
-                            []).append(r["iops"])
     bound = {}    # (path, irqmode, breed) -> [per-config IOPS bound]
     for (path, qm, irq, qd, nj) in configs:
         reps = [v for (rep, p, i, q, n), v in runs.items()
@@ -492,8 +578,6 @@ def report(a, configs, results, extra, tsc_hz, src, secs):
                 med = statistics.median(v[b][m] / v[BASELINE][m]
                                         for v in reps if v[BASELINE][m])
                 ratios.setdefault((path, irq, b, m), []).append(med)
-                paired.setdefault((path, irq, b, m), []).extend(
-                    v[b][m] / v[BASELINE][m] for v in reps if v[BASELINE][m])
             # a job's time per I/O in cycles, as if it were all CPU time
             cyc_per_io = tsc_hz * nj / base_iops
             add = PATHS[path][0] * max(extra[b], 0.0)
@@ -501,11 +585,15 @@ def report(a, configs, results, extra, tsc_hz, src, secs):
                 cyc_per_io / (cyc_per_io + add))
     print("nullblk-bench: 4k randread through fio against the userspace "
           "null_blk, per breed, as ratios to atomic")
-    print("  %d configurations (path x irqmode 0,1 x iodepth x numjobs %s) "
-          "x %d repetitions, runtime %s + ramp %s, breeds side by side in "
-          "rotated order; %.0f s" % (
+    print("  %d configurations (path x irqmode 0,1 x iodepth x numjobs %s), "
+          "%d rounds: %d passes over all,\n  then over the irqmode=0 paths "
+          "not resolved until %s had gone; runtime %s + ramp %s,\n  breeds "
+          "side by side in rotated order, irqmode=0 jobs %s; %.0f s" % (
               len(configs), ",".join(map(str, sorted({c[4] for c in configs}))),
-              a.repeat, a.runtime, a.ramp, secs))
+              len(rounds_of(results)), a.repeat,
+              getattr(a, "budget", "0") or "0", a.runtime, a.ramp,
+              "pinned (cpus_allowed)" if getattr(a, "pin", False)
+              else "not pinned", secs))
     print("  extra cycles per RMW over atomic: %s; TSC %.2f GHz"
           % (", ".join("%s %+.2f" % (b, extra[b]) for b in measured()),
              tsc_hz / 1e9))
@@ -545,14 +633,8 @@ def report(a, configs, results, extra, tsc_hz, src, secs):
                                if PATHS[p][0]), []))
             print("  %-9d %-10s %7.3f %7.3f %7.3f %7.3f %7.4f"
                   % tuple([irq, b] + cell + [bnd]))
-    floor = ["irqmode=%d %.3f-%.3f" % (irq, min(f), max(f)) for irq in (0, 1)
-             for f in [[geomean(ratios[(p, irq, b, "iops")])
-                        for p in PATHS if not PATHS[p][0]
-                        for b in measured()]]]
-    nbstats.print_intervals(paired, absolute, PATHS, measured(), BASELINE)
-    print("\n  Noise floor: psync and libaio-5.4 move no counter per I/O, "
-          "yet their IOPS ratios\n  span %s.  Differences inside that "
-          "span are not the breed's." % ", ".join(floor))
+    table = nbstats.rows(results, PATHS, measured(), BASELINE, tsc_hz)
+    nbstats.print_intervals(table, PATHS, measured(), BASELINE)
 
 
 def main():
@@ -577,6 +659,12 @@ def main():
     b.add_argument("--ramp", default="50ms")
     b.add_argument("--repeat", default="2")
     b.add_argument("--quick", nargs="?", const="1", default="")
+    b.add_argument("--budget", default="0",
+                   help="after --repeat passes, more passes over the "
+                   "irqmode=0 paths not resolved, until this much time "
+                   "(a fio time) has gone")
+    b.add_argument("--pin", default="1",
+                   help="1: pin irqmode=0 jobs to CPUs (cpus_allowed)")
     b.add_argument("--check-args", action="store_true",
                    help="only check the values above, run nothing")
     b.add_argument("--json")

@@ -66,6 +66,7 @@ struct nb_opts {
 	unsigned int path;
 	unsigned int breed;
 	unsigned int q_usage;
+	unsigned int cycles; /* the engine's own accounting (engine.c only) */
 };
 
 /* a lock-free list node, as the kernel's <linux/llist.h> */
