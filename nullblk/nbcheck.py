@@ -57,6 +57,7 @@ def bad_options(breeds):
         rng("completion_nsec=abc", 0, NSEC_MAX),
         rng("completion_nsec=-5", 0, NSEC_MAX),
         rng("completion_nsec=%d" % (NSEC_MAX + 1), 0, NSEC_MAX),
+        one_of("cycles=2", ["0 (off)", "1 (on"]),
     ]
 
 
@@ -115,6 +116,31 @@ def check_start_line(c, so, breeds):
          "stdout of --output-format=json is not fio's JSON alone", out)
     print("check-nullblk: each job names its breed, path and irqmode on "
           "stderr; fio's JSON stays whole")
+
+
+def check_cycles(c, so):
+    """cycles=1: one accounting line per job on stderr, every I/O timed
+    (no ramp), the checkpoints every 1024 I/Os, sane figures; cycles=0:
+    no line."""
+    n, jobs = 8000, 2
+    base = ["--path=libaio-4.14", "--irqmode=0", "--thread", "--numjobs=%d"
+            % jobs, "--size=64m", "--number_ios=%d" % n,
+            "--output-format=json"]
+    rc, out, err = nb.run(nb.fio_cmd(so, "--cycles=1", *base))
+    ms = list(nb.CYCLES_RE.finditer(err))
+    span = (n - 1) // 1024 * 1024
+    ok = rc == 0 and len(ms) == jobs
+    for m in ms:
+        ios, eng, over, sp, cpu, wall = map(int, m.groups()[2:])
+        ok = ok and ios == n and sp == span and over < ios and \
+            50 <= eng / max(ios - over, 1) <= 100000 and cpu > 0 and wall > 0
+    c.ok(ok, "cycles=1: want %d lines, each ios=%d span_ios=%d and sane "
+         "figures" % (jobs, n, span), err)
+    rc, out, err = nb.run(nb.fio_cmd(so, "--cycles=0", *base))
+    c.ok(rc == 0 and not nb.CYCLES_RE.search(err),
+         "cycles=0 printed an accounting line", err)
+    print("check-nullblk: cycles=1 accounts every I/O of each job, "
+          "cycles=0 none")
 
 
 def bad_bench_args():

@@ -277,6 +277,7 @@ def cmd_check(a):
         ("bad-options", lambda: nbcheck.check_bad_options(c, a.so, tmp,
                                                           BREEDS)),
         ("start-line", lambda: nbcheck.check_start_line(c, a.so, BREEDS)),
+        ("cycles", lambda: nbcheck.check_cycles(c, a.so)),
         ("bench-args", lambda: nbcheck.check_bench_args(
             c, os.path.join(os.path.dirname(os.path.abspath(a.so)),
                             "nullblk-bench.json"))),
@@ -650,7 +651,7 @@ def main():
     c.add_argument("--cc", default="cc")
     c.add_argument("--only", help="comma-separated checks to run (paths, "
                    "as-typed, jobfile, op-counts, asan, bad-options, "
-                   "start-line, bench-args, intervals); default all")
+                   "start-line, cycles, bench-args, intervals); default all")
     b = sub.add_parser("bench")
     b.add_argument("--so")
     b.add_argument("--cycles-json", default="build/nullblk-bench-cycles.json")
