@@ -52,6 +52,9 @@ static inline uint64_t nb_cycles(void)
 #endif
 
 #define NB_CYCLES_SPAN 1024u
+/* per-I/O deltas by clock unit, for the interquartile mean; the last bin
+ * holds every delta from NB_CYCLES_BINS - 1 up to the cap */
+#define NB_CYCLES_BINS 4096u
 
 struct nb_cycles {
 	uint64_t ios; /* timed I/Os (after the ramp) */
@@ -60,6 +63,7 @@ struct nb_cycles {
 	/* checkpoints: the first and the last so far, at I/O ios0 and ios1 */
 	uint64_t ios0, ios1, cpu0_ns, cpu1_ns, wall0, wall1;
 	bool started;
+	uint32_t hist[NB_CYCLES_BINS]; /* the deltas under the cap */
 };
 
 static inline uint64_t nb_thread_cpu_ns(void)
@@ -90,13 +94,41 @@ static inline void nb_cycles_add(struct nb_cycles *c, uint64_t t0, uint64_t t1)
 {
 	uint64_t d = t1 - t0;
 
-	if (d > NB_CYCLES_CAP)
+	if (d > NB_CYCLES_CAP) {
 		c->over++;
-	else
+	} else {
 		c->engine += d;
+		c->hist[d < NB_CYCLES_BINS ? d : NB_CYCLES_BINS - 1]++;
+	}
 	if (!(c->ios % NB_CYCLES_SPAN))
 		nb_cycles_checkpoint(c);
 	c->ios++;
+}
+
+/*
+ * The mean of the deltas between the first and the third quartile (the
+ * interquartile mean): what an I/O costs when nothing else runs in the
+ * middle of it, with sub-unit resolution; a context switch just before an
+ * I/O (cold caches) moves the upper quarter, not this.  0 when a quarter
+ * reaches the last bin.
+ */
+static inline double nb_cycles_iqm(const struct nb_cycles *c)
+{
+	uint64_t n = c->ios - c->over, lo = n / 4, hi = n - n / 4, seen = 0;
+	double sum = 0;
+
+	if (hi <= lo)
+		return 0;
+	for (uint32_t v = 0; v < NB_CYCLES_BINS && seen < hi; v++) {
+		uint64_t from = seen > lo ? seen : lo;
+
+		seen += c->hist[v];
+		if (seen > from)
+			sum += (double)v * (double)((seen < hi ? seen : hi) - from);
+		if (v == NB_CYCLES_BINS - 1 && c->hist[v] && seen > lo)
+			return 0;
+	}
+	return sum / (double)(hi - lo);
 }
 
 #endif /* NULLBLK_CYCLES_H */

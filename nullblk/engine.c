@@ -425,14 +425,15 @@ static void fio_nullblk_cleanup(struct thread_data *td)
 	if (j->cycles)
 		log_err("nullblk: job %s: cycles unit=%s cap=%u ios=%llu "
 			"engine=%llu over=%llu span_ios=%llu cpu_ns=%llu "
-			"wall=%llu\n",
+			"wall=%llu iqm=%.3f\n",
 			td->o.name, NB_CYCLES_UNIT, NB_CYCLES_CAP,
 			(unsigned long long)j->cyc.ios,
 			(unsigned long long)j->cyc.engine,
 			(unsigned long long)j->cyc.over,
 			(unsigned long long)(j->cyc.ios1 - j->cyc.ios0),
 			(unsigned long long)(j->cyc.cpu1_ns - j->cyc.cpu0_ns),
-			(unsigned long long)(j->cyc.wall1 - j->cyc.wall0));
+			(unsigned long long)(j->cyc.wall1 - j->cyc.wall0),
+			nb_cycles_iqm(&j->cyc));
 	j->ops->task_close(j->task);
 	devref_put(j->devref);
 	free(j->events);

@@ -13,8 +13,11 @@ as refcount-bench does (bench/util.c, ratio_ci()).  The figures:
            the I/Os and the job thread's CPU time between them, so this is
            the IOPS on a CPU of the job's own, whatever else the machine
            runs (at irqmode=0 a job never sleeps)
-  cycles   the engine's clock around each ->submit, per I/O, preemptions
-           (a delta over the cap) left out: the block layer's own work
+  cycles   the engine's clock around each ->submit, per I/O: the
+           interquartile mean of the deltas (cycles.h), the block layer's
+           own work with nothing else running in the middle of it
+  cycles_mean  the mean of those deltas, preemptions (a delta over the
+           cap) left out
   p50/p99  fio's clat percentiles
 
 A row resolves when its IOPS interval is within +-RESOLVED; the paths that
@@ -30,6 +33,7 @@ RESOLVED = 0.01
 # (key, label, the breed is slower when the ratio is) for each figure
 FIGURES = [("iops", "IOPS", "lower"), ("cpu", "per CPU-second", "lower"),
            ("cycles", "engine cycles/I/O", "higher"),
+           ("cycles_mean", "engine mean", "higher"),
            ("p50", "p50", "higher"), ("p99", "p99", "higher")]
 
 
@@ -73,9 +77,12 @@ def figure(r, key, tsc_hz):
     record has none (a run from before the engine's accounting)."""
     if key in ("iops", "p50", "p99", "p99.9"):
         return r[key]
-    if key == "cycles":
+    if key in ("cycles", "cycles_mean"):
         n = r.get("engine_ios", 0) - r.get("engine_over", 0)
-        return r["engine_cycles"] / n if n > 0 else None
+        mean = r["engine_cycles"] / n if n > 0 else None
+        if key == "cycles" and mean:
+            return r.get("engine_iqm") or mean
+        return mean
     if key == "cpu":
         return (r["span_ios"] / r["cpu_ns"] * 1e9 if r.get("cpu_ns")
                 else None)
@@ -125,7 +132,7 @@ def rows(results, paths, breeds, baseline, tsc_hz):
                     row[key + "_ci"] = ratio_ci(xs)
                 row["rounds"] = len(row["iops"])
                 for who, name in ((b, "abs"), (baseline, "base")):
-                    for key in ("iops", "cycles", "share"):
+                    for key in ("iops", "cycles", "cycles_mean", "share"):
                         xs = [figure(v[who], key, tsc_hz) for v in rs
                               if who in v]
                         xs = [x for x in xs if x]
@@ -211,11 +218,11 @@ def print_intervals(table, paths, breeds, baseline):
                           path, b, r["abs_iops"] / 1e3, pct(r["iops_ci"]),
                           baseline, r["verdict"]))
                 print("    %-24s per CPU-second %s %%; engine %s "
-                      "cycles/I/O, within %s %%;\n    %-24s p50 %s %%, "
-                      "p99 %s %%; %d rounds" % (
-                          "", pct(r["cpu_ci"]),
-                          "%.1f" % r["abs_cycles"] if r["abs_cycles"]
-                          else "n/a", pct(r["cycles_ci"]), "",
+                      "cycles/I/O, within %s %% (mean %s, %s %%);\n"
+                      "    %-24s p50 %s %%, p99 %s %%; %d rounds" % (
+                          "", pct(r["cpu_ci"]), num(r["abs_cycles"]),
+                          pct(r["cycles_ci"]), num(r["abs_cycles_mean"]),
+                          pct(r["cycles_mean_ci"]), "",
                           pct(r["p50_ci"]), pct(r["p99_ci"]), r["rounds"]))
         floor = [r for k, r in table.items()
                  if k[1] == irq and not r["moves_counter"]]
@@ -233,6 +240,10 @@ def print_intervals(table, paths, breeds, baseline):
             for irq, ps in sorted(unresolved.items())))))
 
 
+def num(x):
+    return "%.1f" % x if x else "n/a"
+
+
 def envelope(cis):
     """The smallest interval that holds all of @cis, as percentages."""
     cis = [c for c in cis if c[0] == c[0]]
@@ -245,7 +256,8 @@ def json_rows(table):
     """The rows for the bench JSON's "intervals" (the ratios left out)."""
     keep = ["path", "irqmode", "breed", "rounds", "moves_counter", "half",
             "resolved", "verdict", "abs_iops", "base_iops", "abs_cycles",
-            "base_cycles", "base_share"]
+            "base_cycles", "abs_cycles_mean", "base_cycles_mean",
+            "base_share"]
     out = []
     for r in table.values():
         d = {k: r[k] for k in keep}

@@ -391,7 +391,7 @@ def bench_arg_errors(a):
 
 CYCLES_RE = re.compile(r"nullblk: job (\S+): cycles unit=(\S+) cap=\d+ "
                        r"ios=(\d+) engine=(\d+) over=(\d+) span_ios=(\d+) "
-                       r"cpu_ns=(\d+) wall=(\d+)")
+                       r"cpu_ns=(\d+) wall=(\d+) iqm=([0-9.]+)")
 
 
 def fio_round(a, tmp, cfg, order, cpus):
@@ -408,8 +408,14 @@ def fio_round(a, tmp, cfg, order, cpus):
     for m in CYCLES_RE.finditer(err):
         d = acc.setdefault(m[1], {"cycles_unit": m[2]})
         for k, v in zip(("engine_ios", "engine_cycles", "engine_over",
-                         "span_ios", "cpu_ns", "wall_cycles"), m.groups()[2:]):
+                         "span_ios", "cpu_ns", "wall_cycles"), m.groups()[2:8]):
             d[k] = d.get(k, 0) + int(v)
+        # the jobs' interquartile means, weighted by their timed I/Os
+        w = int(m[3]) - int(m[5])
+        d["iqm_w"] = d.get("iqm_w", 0) + float(m[9]) * w
+        d["iqm_n"] = d.get("iqm_n", 0) + w
+    for d in acc.values():
+        d["engine_iqm"] = d.pop("iqm_w") / max(d.pop("iqm_n"), 1)
     recs = []
     for j in parse_fio_json(out)["jobs"]:
         if j["error"]:
