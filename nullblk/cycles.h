@@ -28,6 +28,8 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -129,6 +131,68 @@ static inline double nb_cycles_iqm(const struct nb_cycles *c)
 			return 0;
 	}
 	return sum / (double)(hi - lo);
+}
+
+/*
+ * interleave=N: one job runs every breed, on a device of each, N I/Os of
+ * one breed (a slice) and then N of the next, the order rotated from round
+ * to round (a round: one slice of each breed).  Each slice records its
+ * I/Os, the clock in ->submit (deltas over the cap counted in over and
+ * left out) and its wall clock, from its first submit to the next slice's
+ * first: the submits and all of fio's work between them, so ios / wall is
+ * the breed's IOPS in that slice.  Only slices that start after the ramp
+ * are recorded; at the job's end they go to the slice_log file.
+ */
+struct nb_slice {
+	uint64_t round, engine, wall;
+	uint32_t breed, ios, over;
+};
+
+struct nb_slices {
+	struct nb_slice cur; /* under way; cur.wall holds its start */
+	uint64_t slot;
+	bool timed; /* the slice under way started after the ramp */
+	struct nb_slice *log;
+	size_t n, cap;
+};
+
+static inline void nb_slice_add(struct nb_slices *s, uint64_t t0, uint64_t t1)
+{
+	uint64_t d = t1 - t0;
+
+	if (!s->cur.ios++)
+		s->cur.wall = t0;
+	if (d > NB_CYCLES_CAP)
+		s->cur.over++;
+	else
+		s->cur.engine += d;
+}
+
+/* The slice under way ends at @now; the next one's breed, of @nr. */
+static inline unsigned int nb_slice_next(struct nb_slices *s, uint64_t now,
+					 bool timed, unsigned int nr)
+{
+	if (s->timed && s->cur.ios) {
+		if (s->n == s->cap) {
+			size_t cap = s->cap ? 2 * s->cap : 4096;
+			struct nb_slice *log = realloc(s->log, cap * sizeof(*log));
+
+			if (log) {
+				s->log = log;
+				s->cap = cap;
+			}
+		}
+		if (s->n < s->cap) {
+			s->log[s->n] = s->cur;
+			s->log[s->n].round = s->slot / nr;
+			s->log[s->n++].wall = now - s->cur.wall;
+		}
+	}
+	s->slot++;
+	memset(&s->cur, 0, sizeof(s->cur));
+	s->cur.breed = (unsigned int)((s->slot % nr + s->slot / nr) % nr);
+	s->timed = timed;
+	return s->cur.breed;
 }
 
 #endif /* NULLBLK_CYCLES_H */

@@ -144,6 +144,94 @@ def check_cycles(c, so):
           "cycles=0 none")
 
 
+# Mutants of nbtool.py's slice reading, each of which check_slices must
+# catch: the mean of the per-round ratios for their median, and rounds
+# that lack a breed kept.
+SLICE_MUTANTS = [
+    ("a_iops * statistics.median(r[b][0] / r[BASELINE][0]",
+     "a_iops * statistics.mean(r[b][0] / r[BASELINE][0]"),
+    ("if len(v) == len(names)]", "if v]"),
+]
+
+SLICE_PROBE = """
+import json, sys
+sys.path.insert(0, sys.argv[1])
+import nbtool as nb
+nb.BREEDS[:] = sys.argv[3].split()
+try:
+    rounds = nb.read_slices(sys.argv[2], 2e9)
+    print(json.dumps([len(rounds), nb.slice_figures(rounds)]))
+except (KeyError, ValueError, ZeroDivisionError) as e:
+    print(json.dumps([0, str(e)]))
+"""
+
+
+def slice_files(log, breeds, slow):
+    """Two jobs' slice files (the engine's slice_log format) whose answer
+    is known: atomic at 1000 TSC cycles per I/O of wall (2 M IOPS at 2
+    GHz) and 250 in the engine; @slow at 0.95 of its IOPS and 1.05 of its
+    engine cycles; every fifth round one breed's slice preempted (wall x
+    20, engine x 3); round 7 lacks a slice."""
+    rnd = random.Random(2)
+    for job in (1, 2):
+        with open("%s.%d" % (log, job), "w") as f:
+            f.write("# nullblk slices: job x unit=tsc cap=131072 breeds=%s\n"
+                    "# round breed ios over engine wall\n" % ",".join(breeds))
+            for r in range(200):
+                hit = rnd.randrange(len(breeds)) if r % 5 == 0 else -1
+                for i, b in enumerate(breeds):
+                    if r == 7 and i == 1:
+                        continue
+                    wall = 1024 * 1000 / (0.95 if b == slow else 1.0)
+                    eng = 1024 * 250 * (1.05 if b == slow else 1.0)
+                    if i == hit:
+                        wall, eng = wall * 20, eng * 3
+                    f.write("%d %d 1024 0 %d %d\n" % (r, i, eng, wall))
+
+
+def check_slices(c, tmp, breeds):
+    """An interleaved run's slices (nbtool.read_slices, slice_figures):
+    from slice_files, 398 complete rounds, atomic at 2 M IOPS and 250
+    cycles per I/O, the slow breed at 0.95 and 1.05 of those, the
+    preempted slices left out by the medians.  Each of SLICE_MUTANTS must
+    fail it."""
+    slow = [b for b in breeds if b != nb.BASELINE][0]
+
+    def probe(tooldir):
+        log = os.path.join(tmp, "slices-check")
+        slice_files(log, breeds, slow)
+        rc, out, err = nb.run([sys.executable, "-c", SLICE_PROBE, tooldir,
+                               log, " ".join(breeds)], timeout=60)
+        try:
+            n, fig = json.loads(out)
+            a, s = fig[nb.BASELINE], fig[slow]
+            return (n == 398 and abs(a[0] / 2e6 - 1) < 1e-3 and
+                    abs(a[1] / 250 - 1) < 1e-3 and
+                    abs(s[0] / a[0] / 0.95 - 1) < 1e-3 and
+                    abs(s[1] / a[1] / 1.05 - 1) < 1e-3), out + err
+        except (ValueError, KeyError, TypeError):
+            return False, out + err
+
+    ok, text = probe(nb.HERE)
+    c.ok(ok, "interleaved slices: want 398 rounds, atomic 2 M IOPS and 250 "
+         "cycles/I/O, %s at 0.95 and 1.05 of those" % slow, text)
+    mdir = os.path.join(tmp, "slices-mutant")
+    os.makedirs(mdir, exist_ok=True)
+    for sub in SLICE_MUTANTS:
+        for fn in ("nbtool.py", "nbstats.py", "nbcheck.py", "nbqusage.py"):
+            with open(os.path.join(nb.HERE, fn)) as src:
+                text = src.read()
+            if fn == "nbtool.py":
+                assert sub[0] in text, sub[0]
+                text = text.replace(sub[0], sub[1])
+            with open(os.path.join(mdir, fn), "w") as dst:
+                dst.write(text)
+        c.ok(not probe(mdir)[0], "the mutant %r passed the slice check"
+             % sub[1], "")
+    print("check-nullblk: interleaved slices read and paired on a known "
+          "run; %d mutants caught" % len(SLICE_MUTANTS))
+
+
 def bad_bench_args():
     """make nullblk-bench VAR=value, and the message it must give."""
     time_form = "an integer with an optional unit us, ms, s, m, h or d"
@@ -274,7 +362,7 @@ def check_intervals(c, tmp, breeds):
              ("scatter 10%", 0.10,
               ["verdict: %d of %d not resolved to +-1%%" % (n, n)],
               ["kIOPS, IOPS within [", "unresolved: half-width ",
-               "% > 1%, because the per-round IOPS ratios scatter by sd"]))
+               "% > 1%, because the per-run IOPS ratios scatter by sd"]))
 
     def replay(tool, jitter, want, row):
         f = os.path.join(tmp, "intervals.json")
@@ -292,7 +380,7 @@ def check_intervals(c, tmp, breeds):
         flat = " ".join(out.split())
         ok = (rc == 0 and all(w in flat for w in want) and bool(block) and
               all(w in block for w in row))
-        m = re.search(r"over (\d+) rounds \(\+-1% needs about (\d+)\)",
+        m = re.search(r"over (\d+) (?:interleaved )?runs \(\+-1% needs about (\d+)\)",
                       block)
         if m and int(m[2]) <= int(m[1]):
             ok = False  # unresolved, yet no more rounds needed

@@ -31,7 +31,9 @@ import statistics
 RESOLVED = 0.01
 
 # (key, label, the breed is slower when the ratio is) for each figure
-FIGURES = [("iops", "IOPS", "lower"), ("cpu", "per CPU-second", "lower"),
+FIGURES = [("iops", "IOPS", "lower"),
+           ("fio", "fio's IOPS, breeds as job sections", "lower"),
+           ("cpu", "per CPU-second", "lower"),
            ("cycles", "engine cycles/I/O", "higher"),
            ("cycles_mean", "engine mean", "higher"),
            ("p50", "p50", "higher"), ("p99", "p99", "higher")]
@@ -75,8 +77,11 @@ def log_sd(xs):
 def figure(r, key, tsc_hz):
     """One section's figure @key from its result record @r, None where the
     record has none (a run from before the engine's accounting)."""
-    if key in ("iops", "p50", "p99", "p99.9"):
-        return r[key]
+    if r.get("mode") == "interleaved":
+        # what the slices give: IOPS and the engine's clock per I/O
+        return {"iops": r["iops"], "cycles": r["engine_iqm"]}.get(key)
+    if key in ("iops", "fio", "p50", "p99", "p99.9"):
+        return r["iops" if key == "fio" else key]
     if key in ("cycles", "cycles_mean"):
         n = r.get("engine_ios", 0) - r.get("engine_over", 0)
         mean = r["engine_cycles"] / n if n > 0 else None
@@ -97,10 +102,13 @@ def figure(r, key, tsc_hz):
 
 
 def rounds(results):
-    """{(rep, path, irqmode, iodepth, numjobs): {breed: record}}"""
+    """{(rep, path, irqmode, iodepth, numjobs, mode): {breed: record}}:
+    mode "sections" (a fio run with a job section per breed) or
+    "interleaved" (one job, every breed in slices, interleave=)"""
     out = {}
     for r in results:
-        key = (r["rep"], r["path"], r["irqmode"], r["iodepth"], r["numjobs"])
+        key = (r["rep"], r["path"], r["irqmode"], r["iodepth"], r["numjobs"],
+               r.get("mode", "sections"))
         out.setdefault(key, {})[r["breed"]] = r
     return out
 
@@ -112,14 +120,21 @@ def rows(results, paths, breeds, baseline, tsc_hz):
     by_round = rounds(results)
     for irq in sorted({r["irqmode"] for r in results}):
         for path in paths:
-            rs = [v for k, v in by_round.items()
-                  if k[1] == path and k[2] == irq and baseline in v]
-            if not rs:
+            sec = [v for k, v in by_round.items() if k[1] == path and
+                   k[2] == irq and k[5] == "sections" and baseline in v]
+            il = [v for k, v in by_round.items() if k[1] == path and
+                  k[2] == irq and k[5] == "interleaved" and baseline in v]
+            if not sec and not il:
                 continue
             for b in breeds:
                 row = {"path": path, "irqmode": irq, "breed": b,
-                       "rounds": 0, "moves_counter": bool(paths[path][0])}
+                       "rounds": 0, "moves_counter": bool(paths[path][0]),
+                       "interleaved": bool(il), "il_runs": len(il),
+                       "sec_rounds": len(sec)}
                 for key, _, _ in FIGURES:
+                    # IOPS and engine cycles from the interleaved runs
+                    # where there are some, the rest from the sections
+                    rs = il if il and key in ("iops", "cycles") else sec
                     xs = []
                     for v in rs:
                         if b not in v:
@@ -132,7 +147,9 @@ def rows(results, paths, breeds, baseline, tsc_hz):
                     row[key + "_ci"] = ratio_ci(xs)
                 row["rounds"] = len(row["iops"])
                 for who, name in ((b, "abs"), (baseline, "base")):
-                    for key in ("iops", "cycles", "cycles_mean", "share"):
+                    for key in ("iops", "fio", "cycles", "cycles_mean",
+                                "share"):
+                        rs = il if il and key in ("iops", "cycles") else sec
                         xs = [figure(v[who], key, tsc_hz) for v in rs
                               if who in v]
                         xs = [x for x in xs if x]
@@ -160,8 +177,10 @@ def verdict(row):
         why.append("fewer than 2 rounds")
     else:
         need = int(math.ceil(n * (h / RESOLVED) ** 2))
-        why.append("the per-round IOPS ratios scatter by sd %.1f%% over "
-                   "%d rounds (+-1%% needs about %d)" % (100 * sd, n, need))
+        why.append("the per-run IOPS ratios scatter by sd %.1f%% over "
+                   "%d %sruns (+-1%% needs about %d)" % (
+                       100 * sd, n, "interleaved " if row["interleaved"]
+                       else "", need))
     if row["irqmode"]:
         why.append("completion is a thread hand-off, paced by the "
                    "scheduler")
@@ -183,17 +202,20 @@ def pct(ci):
     return "[%+.2f, %+.2f]" % (100 * (lo - 1), 100 * (hi - 1))
 
 
-def print_intervals(table, paths, breeds, baseline):
+def print_intervals(table, paths, breeds, baseline, interleave):
     """Per path and breed, the intervals of @table (rows()), each row's
     verdict, the noise floor and the tool's verdict."""
-    print("\n  95%% intervals, paired over the rounds (one fio run of one "
-          "iodepth x numjobs, every\n  breed side by side): each figure "
-          "of a breed, %% of %s's in the same round.  kIOPS:\n  the "
-          "median over the rounds.  per CPU-second: I/Os per CPU second "
-          "of the job threads\n  (the engine's checkpoints).  engine: its "
-          "clock around each submit (preemptions left out).\n  A row "
-          "resolves when its IOPS interval is within +-%.0f%%." % (
-              baseline, 100 * RESOLVED))
+    print("\n  95%% intervals of each breed's figures, %% of %s's, paired "
+          "within a run; Student's t\n  over the runs.  Where there are "
+          "interleaved runs (irqmode=0), IOPS and engine cycles\n  come "
+          "from them: one fio job runs every breed, %s I/Os each in turn, "
+          "and a run's\n  ratio is the median of its rounds' (one slice "
+          "of each breed).  The rest come from the\n  runs with the "
+          "breeds as job sections.  kIOPS: the median over the runs.  "
+          "per CPU-second:\n  I/Os per CPU second of the job threads.  "
+          "engine: its clock around each submit.\n  A row resolves when "
+          "its IOPS interval is within +-%.0f%%." % (
+              baseline, interleave, 100 * RESOLVED))
     unresolved, total = {}, 0
     for irq in sorted({k[1] for k in table}):
         print("  irqmode=%d" % irq)
@@ -217,18 +239,21 @@ def print_intervals(table, paths, breeds, baseline):
                       "%s at 95%% confidence: %s" % (
                           path, b, r["abs_iops"] / 1e3, pct(r["iops_ci"]),
                           baseline, r["verdict"]))
-                print("    %-24s per CPU-second %s %%; engine %s "
-                      "cycles/I/O, within %s %% (mean %s, %s %%);\n"
-                      "    %-24s p50 %s %%, p99 %s %%; %d rounds" % (
-                          "", pct(r["cpu_ci"]), num(r["abs_cycles"]),
-                          pct(r["cycles_ci"]), num(r["abs_cycles_mean"]),
-                          pct(r["cycles_mean_ci"]), "",
-                          pct(r["p50_ci"]), pct(r["p99_ci"]), r["rounds"]))
+                print("    %-24s engine %s cycles/I/O, within %s %%; fio's "
+                      "IOPS, as sections, %s %%;\n    %-24s per CPU-second "
+                      "%s %%; engine mean %s, %s %%; p50 %s %%, p99 %s %%;\n"
+                      "    %-24s %s" % (
+                          "", num(r["abs_cycles"]), pct(r["cycles_ci"]),
+                          pct(r["fio_ci"]), "", pct(r["cpu_ci"]),
+                          num(r["abs_cycles_mean"]), pct(r["cycles_mean_ci"]),
+                          pct(r["p50_ci"]), pct(r["p99_ci"]), "",
+                          "%d interleaved runs, %d runs as sections"
+                          % (r["il_runs"], r["sec_rounds"])))
         floor = [r for k, r in table.items()
                  if k[1] == irq and not r["moves_counter"]]
         if floor:
             print("    noise floor, the rows that move no counter: %s" %
-                  ", ".join("%s %s %%" % (label, envelope(
+                  ", ".join("%s %s %%" % (label.split(",")[0], envelope(
                       [r[key + "_ci"] for r in floor]))
                       for key, label, _ in FIGURES))
     n = sum(len(bs) for ps in unresolved.values() for bs in ps.values())
@@ -257,7 +282,8 @@ def json_rows(table):
     keep = ["path", "irqmode", "breed", "rounds", "moves_counter", "half",
             "resolved", "verdict", "abs_iops", "base_iops", "abs_cycles",
             "base_cycles", "abs_cycles_mean", "base_cycles_mean",
-            "base_share"]
+            "base_share", "abs_fio", "base_fio", "interleaved", "il_runs",
+            "sec_rounds"]
     out = []
     for r in table.values():
         d = {k: r[k] for k in keep}

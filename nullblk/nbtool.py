@@ -282,6 +282,7 @@ def cmd_check(a):
             c, os.path.join(os.path.dirname(os.path.abspath(a.so)),
                             "nullblk-bench.json"))),
         ("intervals", lambda: nbcheck.check_intervals(c, tmp, BREEDS)),
+        ("slices", lambda: nbcheck.check_slices(c, tmp, BREEDS)),
     ]
     t0 = time.time()
     for name, fn in checks:
@@ -431,6 +432,91 @@ def fio_round(a, tmp, cfg, order, cpus):
     return recs
 
 
+INTERLEAVE = 1024  # I/Os per slice in an interleaved run
+
+
+def interleaved_job_file(tmp, cpus, log):
+    """jobs/randread-4k.fio with one job section that runs every breed,
+    INTERLEAVE I/Os each in turn (the engine's interleave=), its slices
+    to @log.<job number>."""
+    path = os.path.join(tmp, "interleaved-" + os.path.basename(JOBFILE))
+    with open(JOBFILE) as f:
+        text = f.read()
+    if cpus is not None:
+        text += ("cpus_allowed=%s\ncpus_allowed_policy=split\n"
+                 % ",".join(map(str, cpus)))
+    with open(path, "w") as f:
+        f.write(text + "\n[interleaved]\ninterleave=%d\nslice_log=%s\n"
+                % (INTERLEAVE, log))
+    return path
+
+
+def read_slices(log, tsc_hz):
+    """The slices of an interleaved run's jobs (@log.<n>), as one list of
+    rounds: {breed: (IOPS, engine clock per I/O)} for each round that has
+    every breed.  The files are removed."""
+    out = []
+    for fn in sorted(glob.glob(glob.escape(log) + ".*")):
+        with open(fn) as f:
+            head = f.readline()
+            names = re.search(r"breeds=(\S+)", head)[1].split(",")
+            per = 1.0 if "unit=tsc" not in head else tsc_hz
+            rounds = {}
+            for line in f:
+                if line.startswith("#"):
+                    continue
+                rnd, b, ios, over, eng, wall = map(int, line.split())
+                if ios > over and wall > 0:
+                    rounds.setdefault(rnd, {})[names[b]] = (
+                        ios / wall * per, eng / (ios - over))
+        os.remove(fn)
+        out += [v for v in rounds.values() if len(v) == len(names)]
+    return out
+
+
+def interleaved_round(a, tmp, cfg, cpus, tsc_hz):
+    """An interleaved run of @cfg (irqmode=0): one fio job, every breed in
+    slices.  Its record per breed: atomic's median slice IOPS (x numjobs)
+    and engine clock per I/O, times the median over the rounds of the
+    breed's ratio to atomic in the same round."""
+    path, qm, irq, qd, nj = cfg
+    env = job_env(a.so, path, qm, irq, qd, nj, a.il_runtime, a.ramp)
+    log = os.path.join(tmp, "slices")
+    for fn in glob.glob(glob.escape(log) + ".*"):
+        os.remove(fn)
+    rc, out, err = run(["fio", "--output-format=json",
+                        interleaved_job_file(tmp, cpus, log)], env=env,
+                       timeout=600)
+    if rc:
+        return "fio failed (%d):\n%s" % (rc, err)
+    rounds = read_slices(log, tsc_hz)
+    if not rounds:
+        return "interleaved run of %s: no complete round" % (cfg,)
+    recs = []
+    for b, (iops, cyc) in slice_figures(rounds).items():
+        recs.append({"mode": "interleaved", "path": path, "queue_mode": qm,
+                     "irqmode": irq, "iodepth": qd, "numjobs": nj,
+                     "breed": b, "iops": iops * nj, "engine_iqm": cyc,
+                     "il_rounds": len(rounds),
+                     "cpus": ",".join(map(str, cpus)) if cpus else ""})
+    return recs
+
+
+def slice_figures(rounds):
+    """{breed: (IOPS, engine clock per I/O)} of an interleaved run's
+    @rounds (read_slices): atomic's median over the rounds, times the
+    median of the breed's ratio to atomic within a round.  The medians
+    leave out the slices a preemption or a host stall landed in."""
+    base = [r[BASELINE] for r in rounds]
+    a_iops = statistics.median(x[0] for x in base)
+    a_cyc = statistics.median(x[1] for x in base)
+    return {b: (a_iops * statistics.median(r[b][0] / r[BASELINE][0]
+                                           for r in rounds),
+                a_cyc * statistics.median(r[b][1] / r[BASELINE][1]
+                                          for r in rounds))
+            for b in BREEDS}
+
+
 def pin_cpus(a, irq, nj, k):
     """The CPUs round @k's jobs are pinned to (--pin, irqmode=0 only: at 1
     and 2 the completion threads would inherit the submitter's CPU), the
@@ -452,6 +538,7 @@ def cmd_bench(a):
         return 2
     a.repeat, a.quick = int(a.repeat), a.quick == "1"
     a.budget_s = fio_seconds(a.budget)
+    a.il_runtime = a.il_runtime or a.runtime
     a.pin = a.pin == "1"
     configs = []
     for path, (_, qm) in PATHS.items():
@@ -466,7 +553,8 @@ def cmd_bench(a):
     results = []
     t0 = time.time()
     tty = sys.stderr.isatty()
-    k = 0
+    k = il_runs = 0
+    il_secs = 0.0
     # NB_REPEAT passes over the whole matrix, then (NB_BUDGET) more passes
     # over the irqmode=0 configurations of the paths whose IOPS intervals
     # have not resolved, while the time lasts
@@ -481,23 +569,31 @@ def cmd_bench(a):
                           if irq == 0 and not r["resolved"]}
             todo = [c for c in configs if c[2] == 0 and c[0] in open_paths]
             spent = time.time() - t0
-            per = spent / max(k, 1)
+            per = il_secs / max(il_runs, 1)
             if not todo or spent + per * len(todo) > a.budget_s:
                 break
             print("nullblk-bench: pass %d, %.0f of %.0f s: irqmode=0 %s "
                   "not resolved yet" % (rep + 1, spent, a.budget_s,
                                         ", ".join(sorted(open_paths))),
                   file=sys.stderr)
-        for ci, cfg in enumerate(todo):
+        # the sections first, then the interleaved runs (irqmode=0)
+        jobs = ([("sections", c) for c in todo] if rep < a.repeat else [])
+        jobs += [("interleaved", c) for c in todo if c[2] == 0]
+        for ci, (mode, cfg) in enumerate(jobs):
             rot = (rep + ci) % len(BREEDS)
             order = BREEDS[rot:] + BREEDS[:rot]
-            recs = fio_round(a, tmp, cfg, order,
-                             pin_cpus(a, cfg[2], cfg[4], rep + ci))
+            cpus = pin_cpus(a, cfg[2], cfg[4], rep + ci)
+            t1 = time.time()
+            recs = (fio_round(a, tmp, cfg, order, cpus) if mode == "sections"
+                    else interleaved_round(a, tmp, cfg, cpus, tsc_hz))
+            if mode == "interleaved":
+                il_secs += time.time() - t1
+                il_runs += 1
             k += 1
             if tty:
-                print("\r\033[K[%d, pass %d] %s irqmode=%d iodepth=%d "
-                      "numjobs=%d, %.0f s" % (k, rep + 1, cfg[0], cfg[2],
-                                             cfg[3], cfg[4],
+                print("\r\033[K[%d, pass %d] %s %s irqmode=%d iodepth=%d "
+                      "numjobs=%d, %.0f s" % (k, rep + 1, mode, cfg[0],
+                                             cfg[2], cfg[3], cfg[4],
                                              time.time() - t0),
                       end="", file=sys.stderr)
             if isinstance(recs, str):
@@ -505,6 +601,7 @@ def cmd_bench(a):
                 return 1
             for r in recs:
                 r["rep"] = rep
+                r.setdefault("mode", "sections")
             results.extend(recs)
         rep += 1
     if tty:
@@ -539,7 +636,8 @@ def settings(a, secs, passes):
     """What report() needs of the run besides its results."""
     return {"runtime": a.runtime, "ramp": a.ramp, "repeat": a.repeat,
             "quick": a.quick, "secs": secs, "budget": a.budget,
-            "pin": a.pin, "passes": passes}
+            "pin": a.pin, "passes": passes, "il_runtime": a.il_runtime,
+            "interleave": INTERLEAVE}
 
 
 def cmd_report(a):
@@ -569,9 +667,12 @@ def rounds_of(results):
 
 def report(a, configs, results, extra, tsc_hz, src, secs):
     # ratio to atomic within the same fio run, median over repetitions,
-    # geometric mean over the configurations of a path
+    # geometric mean over the configurations of a path: the runs with the
+    # breeds as job sections
     runs = {}
     for r in results:
+        if r.get("mode", "sections") != "sections":
+            continue
         key = (r["rep"], r["path"], r["irqmode"], r["iodepth"], r["numjobs"])
         runs.setdefault(key, {})[r["breed"]] = r
     ratios = {}   # (path, irqmode, breed, metric) -> [per-config ratio]
@@ -641,7 +742,8 @@ def report(a, configs, results, extra, tsc_hz, src, secs):
             print("  %-9d %-10s %7.3f %7.3f %7.3f %7.3f %7.4f"
                   % tuple([irq, b] + cell + [bnd]))
     table = nbstats.rows(results, PATHS, measured(), BASELINE, tsc_hz)
-    nbstats.print_intervals(table, PATHS, measured(), BASELINE)
+    nbstats.print_intervals(table, PATHS, measured(), BASELINE,
+                            getattr(a, "interleave", INTERLEAVE))
 
 
 def main():
@@ -657,7 +759,8 @@ def main():
     c.add_argument("--cc", default="cc")
     c.add_argument("--only", help="comma-separated checks to run (paths, "
                    "as-typed, jobfile, op-counts, asan, bad-options, "
-                   "start-line, cycles, bench-args, intervals); default all")
+                   "start-line, cycles, bench-args, intervals, slices); default "
+                   "all")
     b = sub.add_parser("bench")
     b.add_argument("--so")
     b.add_argument("--cycles-json", default="build/nullblk-bench-cycles.json")
@@ -670,6 +773,9 @@ def main():
                    help="after --repeat passes, more passes over the "
                    "irqmode=0 paths not resolved, until this much time "
                    "(a fio time) has gone")
+    b.add_argument("--il-runtime", default="",
+                   help="the runtime of an interleaved run (default: "
+                   "--runtime)")
     b.add_argument("--pin", default="1",
                    help="1: pin irqmode=0 jobs to CPUs (cpus_allowed)")
     b.add_argument("--check-args", action="store_true",
