@@ -58,6 +58,7 @@ def bad_options(breeds):
         rng("completion_nsec=-5", 0, NSEC_MAX),
         rng("completion_nsec=%d" % (NSEC_MAX + 1), 0, NSEC_MAX),
         one_of("cycles=2", ["0 (off)", "1 (on"]),
+        rng("interleave=-1", 0, 1 << 20),
     ]
 
 
@@ -93,8 +94,13 @@ def check_bad_options(c, so, tmp, breeds):
     c.ok(rc != 0 and "needs queue_mode=1" in err and
          "io engine nullblk init failed" in err,
          "path=legacy-blkcg with queue_mode=2 accepted", err)
+    rc, out, err = nb.run(nb.fio_cmd(so, "--interleave=64", "--irqmode=1",
+                                     "--size=1m"))
+    c.ok(rc != 0 and "interleave=64 needs irqmode=0" in err and
+         "io engine nullblk init failed" in err,
+         "interleave=64 with irqmode=1 accepted", err)
     print("check-nullblk: %d bad option values rejected, on the command "
-          "line and in job files" % (len(bad) + 1))
+          "line and in job files" % (len(bad) + 2))
 
 
 def check_start_line(c, so, breeds):
@@ -118,7 +124,7 @@ def check_start_line(c, so, breeds):
           "stderr; fio's JSON stays whole")
 
 
-def check_cycles(c, so):
+def check_cycles(c, so, breeds):
     """cycles=1: one accounting line per job on stderr, every I/O timed
     (no ramp), the checkpoints every 1024 I/Os, sane figures; cycles=0:
     no line."""
@@ -140,8 +146,29 @@ def check_cycles(c, so):
     rc, out, err = nb.run(nb.fio_cmd(so, "--cycles=0", *base))
     c.ok(rc == 0 and not nb.CYCLES_RE.search(err),
          "cycles=0 printed an accounting line", err)
+    # interleave=1000 over 8000 I/Os: slices of 1000, the breeds rotated
+    # per round; the last slice has no end, so 7 are logged
+    log = os.path.join(os.path.dirname(os.path.abspath(so)), "nullblk",
+                       "check-slices")
+    os.makedirs(os.path.dirname(log), exist_ok=True)
+    rc, out, err = nb.run(nb.fio_cmd(
+        so, "--interleave=1000", "--slice_log=" + log, "--path=xen-blkback",
+        "--irqmode=0", "--iodepth=8", "--size=64m", "--number_ios=8000",
+        "--output-format=json"))
+    try:
+        with open(log + ".1") as f:
+            rows = [line.split() for line in f if not line.startswith("#")]
+        os.remove(log + ".1")
+    except OSError:
+        rows = []
+    got = [(int(r[0]), int(r[1]), int(r[2])) for r in rows]
+    n = len(breeds)
+    want = [(k // n, (k % n + k // n) % n, 1000) for k in range(7)]
+    c.ok(rc == 0 and nb.parse_fio_json(out)["jobs"][0]["read"]["total_ios"]
+         == 8000 and got == want[:len(got)] and len(got) == 7,
+         "interleave=1000: slices %r, want %r" % (got, want), err)
     print("check-nullblk: cycles=1 accounts every I/O of each job, "
-          "cycles=0 none")
+          "cycles=0 none; interleave= logs its slices in rotated order")
 
 
 # Mutants of nbtool.py's slice reading, each of which check_slices must
@@ -294,7 +321,9 @@ def synthetic_run(breeds, slow, factor, jitter, reps=6):
     engine cycles per I/O 1/@factor of atomic's 500, with 10% of @slow's
     I/Os over the cap (left out of the cycles; their interquartile mean
     480/@factor, below the mean as for real deltas) and its jobs off the CPU
-    more often than the others (wall time 2.5 against 2 x CPU time)."""
+    more often than the others (wall time 2.5 against 2 x CPU time).  At
+    irqmode=0 there are interleaved runs too, in which @slow is at 0.97
+    of atomic's IOPS and atomic at 400 engine cycles per I/O."""
     rnd = random.Random(1)
     results = []
     for rep in range(reps):
@@ -319,6 +348,18 @@ def synthetic_run(breeds, slow, factor, jitter, reps=6):
                         "span_ios": ios, "cpu_ns": int(cpu_ns),
                         "wall_cycles": int(cpu_ns * 2 * (
                             2.5 if b == slow else 2.0))})
+                    if irq:
+                        continue
+                    # an interleaved run: the slow breed at 0.97
+                    g = 1.0 if b == nb.BASELINE else (
+                        0.97 if b == slow else 1.0) * (
+                        1 + rnd.uniform(-jitter, jitter))
+                    results.append({
+                        "mode": "interleaved", "rep": rep, "path": path,
+                        "queue_mode": qm, "irqmode": irq, "iodepth": 32,
+                        "numjobs": 1, "breed": b, "iops": 100000.0 * g,
+                        "engine_iqm": 400 / g, "il_rounds": 1000,
+                        "cpus": ""})
     return {"tsc_hz": 2e9, "extra_cycles_per_op": {b: 0.0 for b in breeds},
             "extra_cycles_source": "synthetic", "results": results,
             "settings": {"runtime": "1s", "ramp": "0", "repeat": reps,
@@ -328,8 +369,8 @@ def synthetic_run(breeds, slow, factor, jitter, reps=6):
 # Mutants of nbstats.py, each of which check_intervals must catch: an
 # interval of no width, a +-50% resolution test, engine cycles counting
 # the preempted I/Os, I/Os per wall second taken for per CPU second, a
-# verdict whose rounds needed are the rounds run, and the engine's mean
-# per I/O taken for its interquartile mean.
+# verdict whose rounds needed are the rounds run, the engine's mean per
+# I/O taken for its interquartile mean, and the interleaved runs ignored.
 NBSTATS_MUTANTS = [
     ("h = t975(len(ls) - 1) * sd", "h = 0 * sd"),
     ("RESOLVED = 0.01", "RESOLVED = 0.5"),
@@ -339,32 +380,39 @@ NBSTATS_MUTANTS = [
      'return (r["span_ios"] / r["wall_cycles"] * 2e9'),
     ("need = int(math.ceil(n * (h / RESOLVED) ** 2))", "need = n"),
     ('return r.get("engine_iqm") or mean', 'return mean'),
+    ('rs = il if il and key in ("iops", "cycles") else sec', 'rs = sec'),
 ]
 
 
 def check_intervals(c, tmp, breeds):
     """nullblk-bench's intervals and verdicts, replayed through
-    `nbtool.py report` on runs whose answer is known (synthetic_run): a
-    breed 5% slower with +-0.2% scatter must be found within [-5.x, -4.x]
-    % in IOPS and per CPU second, at 526 engine cycles/I/O (+5.x %),
-    every row resolved; the same run scattered +-10% must have every row
-    unresolved, saying why, with more rounds needed than it ran.  Each
-    mutant of NBSTATS_MUTANTS must fail one of the two."""
+    `nbtool.py report` on runs whose answer is known (synthetic_run).
+    With +-0.2% scatter, the slow breed's irqmode=0 row must take IOPS and
+    engine cycles from the interleaved runs (-3% and 412.x cycles), the
+    rest from the sections (fio's IOPS and per CPU second -5%, mean 526.x
+    cycles), and its irqmode=1 row everything from the sections (IOPS
+    -5%, 505.x cycles, the interquartile mean); every row resolved.  With
+    +-10% every row must be unresolved, saying why, with more runs needed
+    than it had.  Each mutant of NBSTATS_MUTANTS must fail one of the
+    two."""
     slow = [b for b in breeds if b != nb.BASELINE][0]
     path = [p for p in nb.PATHS if nb.PATHS[p][0]][0]
     n = 2 * len(nb.PATHS) * (len(breeds) - 1)
     cases = (("scatter 0.2%", 0.002,
               ["%s 100.0 kIOPS" % nb.BASELINE,
                "verdict: every path and breed resolved to +-1%"],
-              ["kIOPS, IOPS within [-5.", ", -4.", "at 95% confidence: "
-               "resolved to +-0.", "per CPU-second [-5.", "engine 505.",
-               "cycles/I/O, within [+5.", "mean 526."]),
+              [["kIOPS, IOPS within [-3.", ", -2.", "at 95% confidence: "
+                "resolved to +-0.", "engine 412.", "cycles/I/O, within [+2.",
+                "fio's IOPS, as sections, [-5.", "per CPU-second [-5.",
+                "engine mean 526."],
+               ["kIOPS, IOPS within [-5.", ", -4.", "resolved to +-0.",
+                "engine 505.", "cycles/I/O, within [+5."]]),
              ("scatter 10%", 0.10,
               ["verdict: %d of %d not resolved to +-1%%" % (n, n)],
-              ["kIOPS, IOPS within [", "unresolved: half-width ",
-               "% > 1%, because the per-run IOPS ratios scatter by sd"]))
+              [["kIOPS, IOPS within [", "unresolved: half-width ",
+                "% > 1%, because the per-run IOPS ratios scatter by sd"]] * 2))
 
-    def replay(tool, jitter, want, row):
+    def replay(tool, jitter, want, rows):
         f = os.path.join(tmp, "intervals.json")
         with open(f, "w") as fh:
             json.dump(synthetic_run(breeds, slow, 0.95, jitter), fh)
@@ -374,16 +422,16 @@ def check_intervals(c, tmp, breeds):
         lines = out.splitlines()
         at = [i for i, x in enumerate(lines)
               if x.split()[:2] == [path, slow] and "kIOPS" in x]
-        # the row: its line and the two below it
-        block = (" ".join(" ".join(x.split()) for x in lines[at[0]:at[0] + 3])
-                 if at else "")
-        flat = " ".join(out.split())
-        ok = (rc == 0 and all(w in flat for w in want) and bool(block) and
-              all(w in block for w in row))
-        m = re.search(r"over (\d+) (?:interleaved )?runs \(\+-1% needs about (\d+)\)",
-                      block)
-        if m and int(m[2]) <= int(m[1]):
-            ok = False  # unresolved, yet no more rounds needed
+        ok = rc == 0 and len(at) == 2 and all(
+            w in " ".join(out.split()) for w in want)
+        # the row at irqmode=0, then at 1: its line and the three below
+        for i, row in zip(at, rows):
+            block = " ".join(" ".join(x.split()) for x in lines[i:i + 4])
+            ok = ok and all(w in block for w in row)
+            m = re.search(r"over (\d+) (?:interleaved )?runs \(\+-1% "
+                          r"needs about (\d+)\)", block)
+            if m and int(m[2]) <= int(m[1]):
+                ok = False  # unresolved, yet no more runs needed
         return ok, out + err
 
     tool = os.path.join(nb.HERE, "nbtool.py")

@@ -277,7 +277,7 @@ def cmd_check(a):
         ("bad-options", lambda: nbcheck.check_bad_options(c, a.so, tmp,
                                                           BREEDS)),
         ("start-line", lambda: nbcheck.check_start_line(c, a.so, BREEDS)),
-        ("cycles", lambda: nbcheck.check_cycles(c, a.so)),
+        ("cycles", lambda: nbcheck.check_cycles(c, a.so, BREEDS)),
         ("bench-args", lambda: nbcheck.check_bench_args(
             c, os.path.join(os.path.dirname(os.path.abspath(a.so)),
                             "nullblk-bench.json"))),
