@@ -20,7 +20,27 @@ import re
 import sys
 import time
 
+import nbbench
 import nbtool as nb
+
+# the tools' files, copied whole for a mutant
+TOOLS = ("nbtool.py", "nbbench.py", "nbstats.py", "nbcheck.py",
+         "nbqusage.py")
+
+
+def mutant_copy(mdir, target, sub):
+    """The tools copied to @mdir, with @sub (old, new) applied to
+    @target; the old text must be there."""
+    os.makedirs(mdir, exist_ok=True)
+    for fn in TOOLS:
+        with open(os.path.join(nb.HERE, fn)) as src:
+            text = src.read()
+        if fn == target:
+            assert sub[0] in text, sub[0]
+            text = text.replace(sub[0], sub[1])
+        with open(os.path.join(mdir, fn), "w") as dst:
+            dst.write(text)
+
 
 IRQ_VALUES = ["0 (none", "1 (softirq", "2 (timer"]
 QM_VALUES = ["0 (bio-based", "1 (legacy single queue", "2 (blk-mq"]
@@ -133,7 +153,7 @@ def check_cycles(c, so, breeds):
             % jobs, "--size=64m", "--number_ios=%d" % n,
             "--output-format=json"]
     rc, out, err = nb.run(nb.fio_cmd(so, "--cycles=1", *base))
-    ms = list(nb.CYCLES_RE.finditer(err))
+    ms = list(nbbench.CYCLES_RE.finditer(err))
     span = (n - 1) // 1024 * 1024
     ok = rc == 0 and len(ms) == jobs
     for m in ms:
@@ -144,7 +164,7 @@ def check_cycles(c, so, breeds):
     c.ok(ok, "cycles=1: want %d lines, each ios=%d span_ios=%d and sane "
          "figures" % (jobs, n, span), err)
     rc, out, err = nb.run(nb.fio_cmd(so, "--cycles=0", *base))
-    c.ok(rc == 0 and not nb.CYCLES_RE.search(err),
+    c.ok(rc == 0 and not nbbench.CYCLES_RE.search(err),
          "cycles=0 printed an accounting line", err)
     # interleave=1000 over 8000 I/Os: slices of 1000, the breeds rotated
     # per round; the last slice has no end, so 7 are logged
@@ -171,12 +191,12 @@ def check_cycles(c, so, breeds):
           "cycles=0 none; interleave= logs its slices in rotated order")
 
 
-# Mutants of nbtool.py's slice reading, each of which check_slices must
+# Mutants of nbbench.py's slice reading, each of which check_slices must
 # catch: the mean of the per-round ratios for their median, and rounds
 # that lack a breed kept.
 SLICE_MUTANTS = [
-    ("a_iops * statistics.median(r[b][0] / r[BASELINE][0]",
-     "a_iops * statistics.mean(r[b][0] / r[BASELINE][0]"),
+    ("a_iops * statistics.median(r[b][0] / r[nb.BASELINE][0]",
+     "a_iops * statistics.mean(r[b][0] / r[nb.BASELINE][0]"),
     ("if len(v) == len(names)]", "if v]"),
 ]
 
@@ -184,10 +204,11 @@ SLICE_PROBE = """
 import json, sys
 sys.path.insert(0, sys.argv[1])
 import nbtool as nb
+import nbbench
 nb.BREEDS[:] = sys.argv[3].split()
 try:
-    rounds = nb.read_slices(sys.argv[2], 2e9)
-    print(json.dumps([len(rounds), nb.slice_figures(rounds)]))
+    rounds = nbbench.read_slices(sys.argv[2], 2e9)
+    print(json.dumps([len(rounds), nbbench.slice_figures(rounds)]))
 except (KeyError, ValueError, ZeroDivisionError) as e:
     print(json.dumps([0, str(e)]))
 """
@@ -243,16 +264,8 @@ def check_slices(c, tmp, breeds):
     c.ok(ok, "interleaved slices: want 398 rounds, atomic 2 M IOPS and 250 "
          "cycles/I/O, %s at 0.95 and 1.05 of those" % slow, text)
     mdir = os.path.join(tmp, "slices-mutant")
-    os.makedirs(mdir, exist_ok=True)
     for sub in SLICE_MUTANTS:
-        for fn in ("nbtool.py", "nbstats.py", "nbcheck.py", "nbqusage.py"):
-            with open(os.path.join(nb.HERE, fn)) as src:
-                text = src.read()
-            if fn == "nbtool.py":
-                assert sub[0] in text, sub[0]
-                text = text.replace(sub[0], sub[1])
-            with open(os.path.join(mdir, fn), "w") as dst:
-                dst.write(text)
+        mutant_copy(mdir, "nbbench.py", sub)
         c.ok(not probe(mdir)[0], "the mutant %r passed the slice check"
              % sub[1], "")
     print("check-nullblk: interleaved slices read and paired on a known "
@@ -443,15 +456,7 @@ def check_intervals(c, tmp, breeds):
     # fail one of the cases
     for sub in NBSTATS_MUTANTS:
         mdir = os.path.join(tmp, "nbstats-mutant")
-        os.makedirs(mdir, exist_ok=True)
-        for fn in ("nbtool.py", "nbstats.py", "nbcheck.py", "nbqusage.py"):
-            with open(os.path.join(nb.HERE, fn)) as src:
-                text = src.read()
-            if fn == "nbstats.py":
-                assert sub[0] in text, sub[0]
-                text = text.replace(sub[0], sub[1])
-            with open(os.path.join(mdir, fn), "w") as dst:
-                dst.write(text)
+        mutant_copy(mdir, "nbstats.py", sub)
         caught = not all(replay(os.path.join(mdir, "nbtool.py"), *k[1:])[0]
                          for k in cases)
         c.ok(caught, "the mutant %r passed the interval checks" % sub[1], "")
