@@ -581,10 +581,19 @@ static int fio_nullblk_getevents(struct thread_data *td, unsigned int min,
 
 	if (j->nr_dev == 1)
 		return (int)j->ops->reap(j->task, min, max, j->events);
-	/* interleave: irqmode=0, so every I/O fio queued is done already */
-	for (unsigned int i = 0; i < j->nr_dev && n < max; i++)
+	/*
+	 * interleave: irqmode=0, so every I/O fio queued is done already, on
+	 * the current slice's task or, across a slice's end, the ones before
+	 * it.  The current one first: fio asks for all it has in flight, so
+	 * the others are looked at only across a slice's end, the same for
+	 * every breed.
+	 */
+	for (unsigned int k = 0; k < j->nr_dev && n < max; k++) {
+		unsigned int i = (j->sl.cur.breed + j->nr_dev - k) % j->nr_dev;
+
 		n += j->devs[i]->ops->reap(j->tasks[i], 0, max - n,
 					   j->events + n);
+	}
 	return (int)n;
 }
 

@@ -78,6 +78,9 @@ def bench_arg_errors(a):
          "an integer > 0 (the passes over the matrix)"),
         ("NB_QUICK", a.quick, a.quick in ("", "0", "1"),
          "1, 0 or empty (1: a smoke run)"),
+        ("NB_IL_RUNTIME", a.il_runtime or a.runtime,
+         time_ok(a.il_runtime or a.runtime, True),
+         "a fio time > 0 (an interleaved run's), " + TIME_FORM),
         ("NB_BUDGET", a.budget, time_ok(a.budget, False),
          "a fio time >= 0 (the passes' time budget), " + TIME_FORM),
         ("NB_PIN", a.pin, a.pin in ("0", "1"),
@@ -399,11 +402,20 @@ def report(a, configs, results, extra, tsc_hz, src, secs):
               getattr(a, "budget", "0") or "0", a.runtime, a.ramp,
               "pinned (cpus_allowed)" if getattr(a, "pin", False)
               else "not pinned", secs))
+    il = [r for r in results if r.get("mode") == "interleaved"]
+    if il:
+        print("  %d interleaved runs at irqmode=0 (runtime %s, every breed "
+              "in one job, %d I/Os each in\n  turn), %d rounds of slices "
+              "in all" % (
+                  len(il) // len(nb.BREEDS), getattr(a, "il_runtime", "?"),
+                  getattr(a, "interleave", INTERLEAVE),
+                  sum(r["il_rounds"] for r in il) // len(nb.BREEDS)))
     print("  extra cycles per RMW over atomic: %s; TSC %.2f GHz"
           % (", ".join("%s %+.2f" % (b, extra[b]) for b in nb.measured()),
              tsc_hz / 1e9))
     print("  (%s)" % src)
-    print("  Each cell: the ratio within one fio run, median over "
+    print("  The table's runs are those with the breeds as job sections.  "
+          "Each cell: the ratio\n  within one fio run, median over "
           "repetitions, geometric mean over\n  iodepth x numjobs; "
           "[min-max] over those configurations.  IOPS > 1 and clat < 1 "
           "are faster.\n  bound: the IOPS ratio if RMWs/IO x extra "

@@ -290,6 +290,7 @@ def bad_bench_args():
         ("NB_BUDGET=ten", "NB_BUDGET=ten: not a fio time >= 0"),
         ("NB_BUDGET=-5m", "NB_BUDGET=-5m: not a fio time >= 0"),
         ("NB_PIN=yes", "NB_PIN=yes: not 1 or 0"),
+        ("NB_IL_RUNTIME=0", "NB_IL_RUNTIME=0: not a fio time > 0"),
     ]
 
 

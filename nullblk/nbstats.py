@@ -174,7 +174,7 @@ def verdict(row):
     sd = log_sd(row["iops"])
     why = []
     if n < 2:
-        why.append("fewer than 2 rounds")
+        why.append("fewer than 2 runs")
     else:
         need = int(math.ceil(n * (h / RESOLVED) ** 2))
         why.append("the per-run IOPS ratios scatter by sd %.1f%% over "

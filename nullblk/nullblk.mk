@@ -95,8 +95,10 @@ CHECK_TARGETS += check-nullblk
 
 NB_RUNTIME ?= 200ms
 NB_RAMP    ?= 50ms
-NB_REPEAT  ?= 2
+NB_REPEAT  ?= 1
 NB_QUICK   ?=
+# the runtime of an interleaved run (irqmode=0, every breed in one job)
+NB_IL_RUNTIME ?= $(if $(filter 1,$(NB_QUICK)),$(NB_RUNTIME),1s)
 # after NB_REPEAT passes over the matrix, more passes over the irqmode=0
 # paths whose IOPS intervals are wider than +-1%, until NB_BUDGET has gone
 # (counted from the first fio run); NB_PIN=1 pins irqmode=0 jobs to CPUs
@@ -104,7 +106,7 @@ NB_BUDGET  ?= $(if $(filter 1,$(NB_QUICK)),0,9m)
 NB_PIN     ?= 1
 NB_BENCH_ARGS = --runtime='$(NB_RUNTIME)' --ramp='$(NB_RAMP)' \
 	--repeat='$(NB_REPEAT)' --quick='$(NB_QUICK)' \
-	--budget='$(NB_BUDGET)' --pin='$(NB_PIN)'
+	--budget='$(NB_BUDGET)' --pin='$(NB_PIN)' --il-runtime='$(NB_IL_RUNTIME)'
 # the NB_* values are checked before anything is built or run
 nullblk-bench:
 	$(NEED) python3
