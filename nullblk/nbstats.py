@@ -256,6 +256,8 @@ def print_intervals(table, paths, breeds, baseline, interleave):
                   ", ".join("%s %s %%" % (label.split(",")[0], envelope(
                       [r[key + "_ci"] for r in floor]))
                       for key, label, _ in FIGURES))
+    for irq in sorted({k[1] for k in table}):
+        against_floor(table, irq)
     n = sum(len(bs) for ps in unresolved.values() for bs in ps.values())
     print("  verdict: %s" % (
         "every path and breed resolved to +-1%" if not n else
@@ -263,6 +265,35 @@ def print_intervals(table, paths, breeds, baseline, interleave):
             "irqmode=%d %s" % (irq, ", ".join(
                 "%s (%s)" % (p, " ".join(bs)) for p, bs in ps.items()))
             for irq, ps in sorted(unresolved.items())))))
+
+
+def against_floor(table, irq):
+    """The resolved rows at @irq that move a counter, by where their IOPS
+    interval lies against the noise floor (below it, above it, or
+    overlapping it): the envelope of the IOPS
+    intervals of the rows that move none.  Only an interval wholly
+    outside it is the breed's."""
+    floor = [r["iops_ci"] for k, r in table.items()
+             if k[1] == irq and not r["moves_counter"]]
+    floor = [c for c in floor if c[0] == c[0]]
+    rows = [r for k, r in table.items()
+            if k[1] == irq and r["moves_counter"] and r["resolved"]]
+    if not floor or not rows:
+        return
+    lo = min(c[0] for c in floor)
+    hi = max(c[1] for c in floor)
+    side = {"slower": [], "faster": [], "within": []}
+    for r in rows:
+        c = r["iops_ci"]
+        side["slower" if c[1] < lo else "faster" if c[0] > hi
+             else "within"].append("%s %s %s" % (r["path"], r["breed"],
+                                                 pct(c)))
+    print("  verdict, irqmode=%d, IOPS against the noise floor %s %%: %s"
+          % (irq, pct((lo, hi)), "; ".join(
+              "%s: %s" % ({"slower": "slower than it",
+                           "faster": "faster than it",
+                           "within": "overlapping it"}[k], ", ".join(v))
+              for k, v in side.items() if v)))
 
 
 def num(x):

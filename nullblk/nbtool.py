@@ -10,12 +10,17 @@
       to show the checks catch them), and bad option values.
 
   nbtool.py --breeds "B1 B2 ..." bench --so SO [--cycles-json FILE]
-            [--runtime T --ramp T --repeat N --quick[=1|0]] [--check-args]
-      `make nullblk-bench`: nullblk/jobs/randread-4k.fio over path x irqmode
-      x iodepth x numjobs, breeds side by side in each fio run, in rotated
-      order, repeated; prints IOPS and clat p50/p99/p99.9 per breed as
-      ratios to atomic, with the analytic bound.  The values are checked
-      first (--check-args: only that), naming make's NB_* variable.
+            [--runtime T --ramp T --repeat N --quick[=1|0] --budget T
+             --pin 1|0 --il-runtime T] [--check-args]
+      `make nullblk-bench` (nullblk/nbbench.py): nullblk/jobs/randread-4k.fio
+      over path x irqmode x iodepth x numjobs, breeds side by side in each
+      fio run, in rotated order, repeated, and at irqmode=0 interleaved
+      runs (every breed in one job, the engine's interleave=) until the
+      IOPS intervals resolve or --budget has gone; prints IOPS and clat
+      p50/p99/p99.9 per breed as ratios to atomic, with the analytic bound,
+      then the 95% intervals and verdicts (nullblk/nbstats.py).  The values
+      are checked first (--check-args: only that), naming make's NB_*
+      variable.
 
   nbtool.py --breeds "B1 B2 ..." report --json FILE
       the same tables again, from a bench run's JSON.
@@ -34,7 +39,6 @@ import re
 import shutil
 import subprocess
 import sys
-
 import time
 
 if __name__ == "__main__":
