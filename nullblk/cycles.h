@@ -126,7 +126,8 @@ static inline double nb_cycles_iqm(const struct nb_cycles *c)
 
 		seen += c->hist[v];
 		if (seen > from)
-			sum += (double)v * (double)((seen < hi ? seen : hi) - from);
+			sum += (double)v *
+			       (double)((seen < hi ? seen : hi) - from);
 		if (v == NB_CYCLES_BINS - 1 && c->hist[v] && seen > lo)
 			return 0;
 	}
@@ -175,7 +176,8 @@ static inline unsigned int nb_slice_next(struct nb_slices *s, uint64_t now,
 	if (s->timed && s->cur.ios) {
 		if (s->n == s->cap) {
 			size_t cap = s->cap ? 2 * s->cap : 4096;
-			struct nb_slice *log = realloc(s->log, cap * sizeof(*log));
+			struct nb_slice *log =
+				realloc(s->log, cap * sizeof(*log));
 
 			if (log) {
 				s->log = log;

@@ -425,8 +425,8 @@ static int fio_nullblk_init(struct thread_data *td)
 		j->devs[i] = devref_get(&oi, &err);
 		if (!j->devs[i])
 			break;
-		j->tasks[i] = j->devs[i]->ops->task_open(
-			j->devs[i]->dev, td->thread_number - 1);
+		j->tasks[i] = j->devs[i]->ops->task_open(j->devs[i]->dev,
+							 td->thread_number - 1);
 		if (!j->tasks[i])
 			break;
 	}
@@ -471,7 +471,8 @@ static void nb_slices_write(struct thread_data *td, struct nb_job *j)
 		log_err("nullblk: slice_log %s: %s\n", path, strerror(errno));
 		return;
 	}
-	fprintf(f, "# nullblk slices: job %s unit=%s cap=%u breeds=", td->o.name,
+	fprintf(f,
+		"# nullblk slices: job %s unit=%s cap=%u breeds=", td->o.name,
 		NB_CYCLES_UNIT, NB_CYCLES_CAP);
 	for (unsigned int i = 0; i < j->nr_dev; i++)
 		fprintf(f, "%s%s", i ? "," : "", j->devs[i]->ops->name);

@@ -247,6 +247,13 @@ def check_asan(c, so, cc):
                 c.ok(rc == 0 and "AddressSanitizer" not in err and
                      "bios not freed: 0, requests not freed: 0" in err,
                      what, err)
+    # interleave=: a job on a device of every breed, each torn down clean
+    opts = ["--path=libaio-4.14", "--irqmode=0", "--interleave=256"] + base
+    rc, out, err = run(fio_cmd(so, *opts), env=env)
+    runs += 1
+    c.ok(rc == 0 and "AddressSanitizer" not in err and
+         err.count("bios not freed: 0, requests not freed: 0") ==
+         len(BREEDS), "ASan " + " ".join(opts[:3]), err)
     # the checks must be able to fail: inject each fault once
     faults = [
         ("bio-double-free", 2, "attempting double-free"),
