@@ -31,6 +31,7 @@
 #include <refcount/refcount.h> /* REFCOUNT_BREED_NAME: the default breed */
 
 #include "breed-help.h"
+#include "cycles.h"
 #include "nullblk.h"
 
 #define NB_BREED_TABLE(name, NAME, id, max, saturated)                         \
@@ -84,6 +85,8 @@ NB_NUM_PARSER(submit_queues)
 NB_NUM_PARSER(hw_queue_depth)
 NB_NUM_PARSER(irqmode)
 NB_NUM_PARSER(completion_nsec)
+NB_NUM_PARSER(cycles)
+NB_NUM_PARSER(interleave)
 
 static struct fio_option options[] = {
 	{
@@ -168,6 +171,30 @@ static struct fio_option options[] = {
 			{ .ival = "refcount", .oval = NB_Q_USAGE_REFCOUNT,
 			  .help = "a refcount_t of the refcount= breed" },
 		},
+	},
+	{
+		NB_NUM_OPT("cycles", "engine cycle accounting", cycles,
+			   "the engine's own cycles per I/O, on stderr at the "
+			   "job's end",
+			   "0"),
+		.posval = {
+			{ .ival = "0", .oval = 0, .help = "off" },
+			{ .ival = "1", .oval = 1,
+			  .help = "on: clock around each submit (" NB_CYCLES_UNIT
+				  "), CPU time per checkpoint" },
+		},
+	},
+	{
+		NB_NUM_OPT("interleave", "every breed, in slices", interleave,
+			   "I/Os per slice, each breed's device in turn "
+			   "(irqmode=0; 0: off, refcount= alone)",
+			   "0"),
+		.maxval = 1 << 20,
+	},
+	{
+		NB_OPT("slice_log", "slice log", slice_log,
+		       "interleave's slices to this file, .<job number>", ""),
+		.type = FIO_OPT_STR_STORE,
 	},
 	{
 		.name = NULL,
@@ -347,9 +374,18 @@ struct nb_job {
 	const struct nb_breed_ops *ops;
 	struct nb_task *task;
 	struct nb_kiocb **events;
+	bool cycles; /* cycles=1 */
+	struct nb_cycles cyc;
+	/* every breed's device with interleave=N, else the one: the current
+	 * slice's is devref, ops and task above */
+	unsigned int nr_dev, interleave;
+	struct nb_devref *devs[NB_NR_BREEDS];
+	struct nb_task *tasks[NB_NR_BREEDS];
+	struct nb_slices sl;
 };
 
 extern struct ioengine_ops ioengine;
+static void fio_nullblk_cleanup(struct thread_data *td);
 
 static int fio_nullblk_init(struct thread_data *td)
 {
@@ -366,36 +402,90 @@ static int fio_nullblk_init(struct thread_data *td)
 			"built against the headers of this fio?\n");
 		return 1;
 	}
+	if (o->interleave && o->irqmode != NULL_IRQ_NONE) {
+		log_err("nullblk: interleave=%u needs irqmode=0 (every I/O "
+			"completes in its submit, on its slice's device)\n",
+			o->interleave);
+		td_verror(td, EINVAL, "nullblk init");
+		return 1;
+	}
 	j = calloc(1, sizeof(*j));
 	if (!j)
 		return 1;
+	td->io_ops_data = j;
 	j->events =
 		calloc(td->o.iodepth ? td->o.iodepth : 1, sizeof(*j->events));
-	j->devref = devref_get(o, &err);
-	if (!j->events || !j->devref) {
+	/* interleave=N: a device of every breed, and a task on each */
+	j->nr_dev = o->interleave ? NB_NR_BREEDS : 1;
+	for (unsigned int i = 0; j->events && i < j->nr_dev; i++) {
+		struct nb_opts oi = *o;
+
+		if (o->interleave)
+			oi.breed = i;
+		j->devs[i] = devref_get(&oi, &err);
+		if (!j->devs[i])
+			break;
+		j->tasks[i] = j->devs[i]->ops->task_open(j->devs[i]->dev,
+							 td->thread_number - 1);
+		if (!j->tasks[i])
+			break;
+	}
+	if (!j->events || !j->tasks[j->nr_dev - 1]) {
 		log_err("nullblk: %s\n", err ? err : "out of memory");
 		td_verror(td, EINVAL, "nullblk init");
-		if (j->devref)
-			devref_put(j->devref);
-		free(j->events);
-		free(j);
+		fio_nullblk_cleanup(td);
 		return 1;
 	}
+	j->devref = j->devs[0];
 	j->ops = j->devref->ops;
-	j->task = j->ops->task_open(j->devref->dev, td->thread_number - 1);
-	if (!j->task) {
-		devref_put(j->devref);
-		free(j->events);
-		free(j);
-		return 1;
-	}
-	td->io_ops_data = j;
+	j->task = j->tasks[0];
+	j->cycles = o->cycles;
+	j->interleave = o->interleave;
+	j->sl.timed = !td->o.ramp_time;
 	/* stderr: stdout may be fio's JSON */
-	log_err("nullblk: job %s: refcount=%s path=%s queue_mode=%u "
-		"irqmode=%u\n",
-		td->o.name, j->ops->name, path_names[o->path], o->queue_mode,
-		o->irqmode);
+	if (j->interleave)
+		log_err("nullblk: job %s: refcount=every breed, %u I/Os each "
+			"in turn, path=%s queue_mode=%u irqmode=%u\n",
+			td->o.name, j->interleave, path_names[o->path],
+			o->queue_mode, o->irqmode);
+	else
+		log_err("nullblk: job %s: refcount=%s path=%s queue_mode=%u "
+			"irqmode=%u\n",
+			td->o.name, j->ops->name, path_names[o->path],
+			o->queue_mode, o->irqmode);
 	return 0;
+}
+
+/* interleave=N: the slices to the file slice_log names, .<job number> */
+static void nb_slices_write(struct thread_data *td, struct nb_job *j)
+{
+	struct nb_opts *o = td->eo;
+	char path[4096];
+	FILE *f;
+
+	if (!o->slice_log || !*o->slice_log)
+		return;
+	snprintf(path, sizeof(path), "%s.%d", o->slice_log, td->thread_number);
+	f = fopen(path, "w");
+	if (!f) {
+		log_err("nullblk: slice_log %s: %s\n", path, strerror(errno));
+		return;
+	}
+	fprintf(f,
+		"# nullblk slices: job %s unit=%s cap=%u breeds=", td->o.name,
+		NB_CYCLES_UNIT, NB_CYCLES_CAP);
+	for (unsigned int i = 0; i < j->nr_dev; i++)
+		fprintf(f, "%s%s", i ? "," : "", j->devs[i]->ops->name);
+	fprintf(f, "\n# round breed ios over engine wall\n");
+	for (size_t k = 0; k < j->sl.n; k++) {
+		const struct nb_slice *s = &j->sl.log[k];
+
+		fprintf(f, "%llu %u %u %u %llu %llu\n",
+			(unsigned long long)s->round, s->breed, s->ios, s->over,
+			(unsigned long long)s->engine,
+			(unsigned long long)s->wall);
+	}
+	fclose(f);
 }
 
 static void fio_nullblk_cleanup(struct thread_data *td)
@@ -404,8 +494,28 @@ static void fio_nullblk_cleanup(struct thread_data *td)
 
 	if (!j)
 		return;
-	j->ops->task_close(j->task);
-	devref_put(j->devref);
+	/* stderr: stdout may be fio's JSON; nbtool.py reads this line */
+	if (j->cycles && j->task)
+		log_err("nullblk: job %s: cycles unit=%s cap=%u ios=%llu "
+			"engine=%llu over=%llu span_ios=%llu cpu_ns=%llu "
+			"wall=%llu iqm=%.3f\n",
+			td->o.name, NB_CYCLES_UNIT, NB_CYCLES_CAP,
+			(unsigned long long)j->cyc.ios,
+			(unsigned long long)j->cyc.engine,
+			(unsigned long long)j->cyc.over,
+			(unsigned long long)(j->cyc.ios1 - j->cyc.ios0),
+			(unsigned long long)(j->cyc.cpu1_ns - j->cyc.cpu0_ns),
+			(unsigned long long)(j->cyc.wall1 - j->cyc.wall0),
+			nb_cycles_iqm(&j->cyc));
+	if (j->interleave && j->task)
+		nb_slices_write(td, j);
+	for (unsigned int i = 0; i < j->nr_dev; i++) {
+		if (j->tasks[i])
+			j->devs[i]->ops->task_close(j->tasks[i]);
+		if (j->devs[i])
+			devref_put(j->devs[i]);
+	}
+	free(j->sl.log);
 	free(j->events);
 	free(j);
 	td->io_ops_data = NULL;
@@ -416,6 +526,7 @@ static enum fio_q_status fio_nullblk_queue(struct thread_data *td,
 {
 	struct nb_job *j = td->io_ops_data;
 	struct nb_kiocb *iocb = io_u->engine_data;
+	bool done;
 
 	fio_ro_check(td, io_u);
 	if (io_u->ddir != DDIR_READ && io_u->ddir != DDIR_WRITE)
@@ -430,7 +541,31 @@ static enum fio_q_status fio_nullblk_queue(struct thread_data *td,
 		fio_gettime(&io_u->issue_time, NULL);
 		io_u_queued(td, io_u);
 	}
-	if (j->ops->submit(j->task, iocb)) {
+	if (j->interleave) {
+		uint64_t t0 = nb_cycles();
+
+		if (j->sl.cur.ios == j->interleave) {
+			unsigned int b = nb_slice_next(
+				&j->sl, t0,
+				!td->o.ramp_time || td->ramp_time_over,
+				j->nr_dev);
+
+			j->devref = j->devs[b];
+			j->ops = j->devref->ops;
+			j->task = j->tasks[b];
+		}
+		done = j->ops->submit(j->task, iocb);
+		nb_slice_add(&j->sl, t0, nb_cycles());
+	} else if (j->cycles && (!td->o.ramp_time || td->ramp_time_over)) {
+		/* cycles.h: the same two clock reads for every breed */
+		uint64_t t0 = nb_cycles();
+
+		done = j->ops->submit(j->task, iocb);
+		nb_cycles_add(&j->cyc, t0, nb_cycles());
+	} else {
+		done = j->ops->submit(j->task, iocb);
+	}
+	if (done) {
 		io_u->error = -iocb->res;
 		return FIO_Q_COMPLETED;
 	}
@@ -443,8 +578,24 @@ static int fio_nullblk_getevents(struct thread_data *td, unsigned int min,
 					 t)
 {
 	struct nb_job *j = td->io_ops_data;
+	unsigned int n = 0;
 
-	return (int)j->ops->reap(j->task, min, max, j->events);
+	if (j->nr_dev == 1)
+		return (int)j->ops->reap(j->task, min, max, j->events);
+	/*
+	 * interleave: irqmode=0, so every I/O fio queued is done already, on
+	 * the current slice's task or, across a slice's end, the ones before
+	 * it.  The current one first: fio asks for all it has in flight, so
+	 * the others are looked at only across a slice's end, the same for
+	 * every breed.
+	 */
+	for (unsigned int k = 0; k < j->nr_dev && n < max; k++) {
+		unsigned int i = (j->sl.cur.breed + j->nr_dev - k) % j->nr_dev;
+
+		n += j->devs[i]->ops->reap(j->tasks[i], 0, max - n,
+					   j->events + n);
+	}
+	return (int)n;
 }
 
 static struct io_u *fio_nullblk_event(struct thread_data *td, int event)

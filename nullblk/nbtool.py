@@ -10,12 +10,17 @@
       to show the checks catch them), and bad option values.
 
   nbtool.py --breeds "B1 B2 ..." bench --so SO [--cycles-json FILE]
-            [--runtime T --ramp T --repeat N --quick[=1|0]] [--check-args]
-      `make nullblk-bench`: nullblk/jobs/randread-4k.fio over path x irqmode
-      x iodepth x numjobs, breeds side by side in each fio run, in rotated
-      order, repeated; prints IOPS and clat p50/p99/p99.9 per breed as
-      ratios to atomic, with the analytic bound.  The values are checked
-      first (--check-args: only that), naming make's NB_* variable.
+            [--runtime T --ramp T --repeat N --quick[=1|0] --budget T
+             --pin 1|0 --il-runtime T] [--check-args]
+      `make nullblk-bench` (nullblk/nbbench.py): nullblk/jobs/randread-4k.fio
+      over path x irqmode x iodepth x numjobs, breeds side by side in each
+      fio run, in rotated order, repeated, and at irqmode=0 interleaved
+      runs (every breed in one job, the engine's interleave=) until the
+      IOPS intervals resolve or --budget has gone; prints IOPS and clat
+      p50/p99/p99.9 per breed as ratios to atomic, with the analytic bound,
+      then the 95% intervals and verdicts (nullblk/nbstats.py).  The values
+      are checked first (--check-args: only that), naming make's NB_*
+      variable.
 
   nbtool.py --breeds "B1 B2 ..." report --json FILE
       the same tables again, from a bench run's JSON.
@@ -28,21 +33,21 @@
   which is the order of the columns and rows printed.
 """
 import argparse
-import glob
 import json
-import math
 import os
 import re
 import shutil
-import statistics
 import subprocess
 import sys
-
-import nbstats
 import time
 
-import nbcheck
-import nbqusage
+if __name__ == "__main__":
+    # one module, whoever imports it: nbbench and nbcheck read BREEDS
+    sys.modules["nbtool"] = sys.modules[__name__]
+
+import nbbench  # noqa: E402
+import nbcheck  # noqa: E402
+import nbqusage  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 JOBFILE = os.path.join(HERE, "jobs", "randread-4k.fio")
@@ -242,6 +247,13 @@ def check_asan(c, so, cc):
                 c.ok(rc == 0 and "AddressSanitizer" not in err and
                      "bios not freed: 0, requests not freed: 0" in err,
                      what, err)
+    # interleave=: a job on a device of every breed, each torn down clean
+    opts = ["--path=libaio-4.14", "--irqmode=0", "--interleave=256"] + base
+    rc, out, err = run(fio_cmd(so, *opts), env=env)
+    runs += 1
+    c.ok(rc == 0 and "AddressSanitizer" not in err and
+         err.count("bios not freed: 0, requests not freed: 0") ==
+         len(BREEDS), "ASan " + " ".join(opts[:3]), err)
     # the checks must be able to fail: inject each fault once
     faults = [
         ("bio-double-free", 2, "attempting double-free"),
@@ -277,10 +289,12 @@ def cmd_check(a):
         ("bad-options", lambda: nbcheck.check_bad_options(c, a.so, tmp,
                                                           BREEDS)),
         ("start-line", lambda: nbcheck.check_start_line(c, a.so, BREEDS)),
+        ("cycles", lambda: nbcheck.check_cycles(c, a.so, BREEDS)),
         ("bench-args", lambda: nbcheck.check_bench_args(
             c, os.path.join(os.path.dirname(os.path.abspath(a.so)),
                             "nullblk-bench.json"))),
         ("intervals", lambda: nbcheck.check_intervals(c, tmp, BREEDS)),
+        ("slices", lambda: nbcheck.check_slices(c, tmp, BREEDS)),
     ]
     t0 = time.time()
     for name, fn in checks:
@@ -305,254 +319,23 @@ def job_env(so, path, qm, irq, qd, nj, runtime, ramp):
             "NB_RAMP": ramp}
 
 
-def job_file(tmp, order):
+def job_file(tmp, order, cpus=None):
     """jobs/randread-4k.fio with one job section per breed, in @order,
-    written to @tmp/randread-4k.fio; returns its path."""
+    written to @tmp/randread-4k.fio; returns its path.  @cpus, when
+    given, pins the jobs: fio's cpus_allowed with cpus_allowed_policy=
+    split, job i of a section on the i-th of @cpus, the same in every
+    section."""
     path = os.path.join(tmp, os.path.basename(JOBFILE))
     with open(JOBFILE) as f:
         text = f.read()
+    if cpus is not None:
+        # the file ends in [global]: these lines join it
+        text += ("cpus_allowed=%s\ncpus_allowed_policy=split\n"
+                 % ",".join(map(str, cpus)))
     with open(path, "w") as f:
         f.write(text + "".join("\n[%s]\nrefcount=%s\n" % (b, b)
                                for b in order))
     return path
-
-
-def numjobs_list(quick):
-    n = os.cpu_count() or 1
-    if quick:
-        return [1]
-    out, k = [], 1
-    while k < n:
-        out.append(k)
-        k *= 2
-    return out + [n]
-
-
-def extra_cycles(path):
-    """Extra cycles per refcount op over atomic, from the refcount-bench
-    timing suite that nullblk-bench runs just before fio (JSON at path)."""
-    d = json.load(open(path))
-    rows = {r["impl"]: r for r in d["results"] if r.get("suite") == "timing"}
-    base = rows["atomic_t"]["cycles_per_op"]
-    noisy = any(rows["refcount-" + b].get("noisy") for b in BREEDS)
-    return ({b: rows["refcount-" + b]["cycles_per_op"] - base
-             for b in BREEDS}, d["machine"]["tsc_hz"],
-            "refcount-bench --suites=timing, %s%s" % (
-                path, " (marked noisy: min-max was wide)" if noisy else ""))
-
-
-def geomean(xs):
-    xs = [x for x in xs if x > 0]
-    return math.exp(sum(map(math.log, xs)) / len(xs)) if xs else float("nan")
-
-
-METRICS = [("iops", "IOPS"), ("p50", "p50"), ("p99", "p99"),
-           ("p99.9", "p99.9")]
-
-# fio's time values (parse.c: check_str_time, get_mult_time): an integer,
-# then seconds or a unit, in any case
-FIO_TIME_RE = re.compile(r"[0-9]+(us|usec|ms|msec|s|m|h|d)?", re.I)
-TIME_FORM = ("an integer with an optional unit us, ms, s, m, h or d "
-             "(e.g. 200ms, 1s)")
-
-
-def bench_arg_errors(a):
-    """The bad ones among make nullblk-bench's NB_* values, as messages."""
-    def time_ok(v, positive):
-        return bool(FIO_TIME_RE.fullmatch(v)) and (
-            not positive or int(re.match("[0-9]+", v)[0]) > 0)
-
-    checks = [
-        ("NB_RUNTIME", a.runtime, time_ok(a.runtime, True),
-         "a fio time > 0, " + TIME_FORM),
-        ("NB_RAMP", a.ramp, time_ok(a.ramp, False),
-         "a fio time >= 0, " + TIME_FORM),
-        ("NB_REPEAT", a.repeat,
-         a.repeat.isdigit() and a.repeat.isascii() and int(a.repeat) > 0,
-         "an integer > 0 (the passes over the matrix)"),
-        ("NB_QUICK", a.quick, a.quick in ("", "0", "1"),
-         "1, 0 or empty (1: a smoke run)"),
-    ]
-    return ["nullblk-bench: %s=%s: not %s" % (var, val, what)
-            for var, val, ok, what in checks if not ok]
-
-
-def cmd_bench(a):
-    errs = bench_arg_errors(a)
-    for e in errs:
-        print(e, file=sys.stderr)
-    if errs or a.check_args:
-        return 2 if errs else 0
-    if not a.so:
-        print("nullblk-bench: --so is missing", file=sys.stderr)
-        return 2
-    a.repeat, a.quick = int(a.repeat), a.quick == "1"
-    configs = []
-    for path, (_, qm) in PATHS.items():
-        for irq in (0, 1):
-            for qd in ([1] if path == "psync" else
-                       ([32] if a.quick else [1, 32, 128])):
-                for nj in numjobs_list(a.quick):
-                    configs.append((path, qm, irq, qd, nj))
-    extra, tsc_hz, src = extra_cycles(a.cycles_json)
-    tmp = os.path.join(os.path.dirname(os.path.abspath(a.so)), "nullblk")
-    os.makedirs(tmp, exist_ok=True)
-    results = []
-    t0 = time.time()
-    total = len(configs) * a.repeat
-    k = 0
-    for rep in range(a.repeat):
-        for ci, (path, qm, irq, qd, nj) in enumerate(configs):
-            rot = (rep + ci) % len(BREEDS)
-            order = BREEDS[rot:] + BREEDS[:rot]
-            env = job_env(a.so, path, qm, irq, qd, nj, a.runtime, a.ramp)
-            rc, out, err = run(["fio", "--output-format=json",
-                                job_file(tmp, order)], env=env, timeout=600)
-            k += 1
-            if sys.stderr.isatty():
-                print("\r\033[K[%d/%d] %s irqmode=%d iodepth=%d numjobs=%d"
-                      % (k, total, path, irq, qd, nj), end="",
-                      file=sys.stderr)
-            if rc:
-                print("\nfio failed (%d):\n%s" % (rc, err), file=sys.stderr)
-                return 1
-            for j in parse_fio_json(out)["jobs"]:
-                if j["error"]:
-                    print("\nfio job error %d" % j["error"], file=sys.stderr)
-                    return 1
-                pct = j["read"]["clat_ns"]["percentile"]
-                results.append({
-                    "rep": rep, "path": path, "queue_mode": qm,
-                    "irqmode": irq, "iodepth": qd, "numjobs": nj,
-                    "breed": j["job options"]["refcount"],
-                    "iops": j["read"]["iops"],
-                    "p50": pct["50.000000"], "p99": pct["99.000000"],
-                    "p99.9": pct["99.900000"]})
-    if sys.stderr.isatty():
-        print("\r\033[K", end="", file=sys.stderr)
-    if a.json:
-        # whole or not at all: a reader never sees a half-written file
-        with open(a.json + ".tmp", "w") as f:
-            json.dump({"tsc_hz": tsc_hz, "extra_cycles_per_op": extra,
-                       "extra_cycles_source": src,
-                       "settings": settings(a, time.time() - t0),
-                       "results": results}, f, indent=1)
-        os.replace(a.json + ".tmp", a.json)
-    report(a, configs, results, extra, tsc_hz, src, time.time() - t0)
-    return 0
-
-
-def settings(a, secs):
-    """What report() needs of the run besides its results."""
-    return {"runtime": a.runtime, "ramp": a.ramp, "repeat": a.repeat,
-            "quick": a.quick, "secs": secs}
-
-
-def cmd_report(a):
-    """Print the tables of a bench run again from its JSON (--json of
-    bench), e.g. build/nullblk-bench.json."""
-    try:
-        with open(a.json) as f:
-            d = json.load(f)
-        st, results = d["settings"], d["results"]
-        configs = list(dict.fromkeys(
-            (r["path"], r["queue_mode"], r["irqmode"], r["iodepth"],
-             r["numjobs"]) for r in results))
-        extra = d["extra_cycles_per_op"]
-        run = argparse.Namespace(**st)
-        report(run, configs, results, extra, d["tsc_hz"],
-               d["extra_cycles_source"], st["secs"])
-    except (OSError, ValueError, KeyError, TypeError) as e:
-        print("nbtool.py report: %s: not a nullblk-bench JSON (%s: %s)"
-              % (a.json, type(e).__name__, e), file=sys.stderr)
-        return 2
-    return 0
-
-
-def report(a, configs, results, extra, tsc_hz, src, secs):
-    # ratio to atomic within the same fio run, median over repetitions,
-    # geometric mean over the configurations of a path
-    runs = {}
-    for r in results:
-        key = (r["rep"], r["path"], r["irqmode"], r["iodepth"], r["numjobs"])
-        runs.setdefault(key, {})[r["breed"]] = r
-    ratios = {}   # (path, irqmode, breed, metric) -> [per-config ratio]
-    paired = {}   # (path, irqmode, breed, metric) -> [per-run ratio]
-    absolute = {}  # (path, irqmode, breed) -> [IOPS per fio job]
-    for r in results:
-        absolute.setdefault((r["path"], r["irqmode"], r["breed"]),
-                            []).append(r["iops"])
-    bound = {}    # (path, irqmode, breed) -> [per-config IOPS bound]
-    for (path, qm, irq, qd, nj) in configs:
-        reps = [v for (rep, p, i, q, n), v in runs.items()
-                if (p, i, q, n) == (path, irq, qd, nj)]
-        base_iops = statistics.median(v[BASELINE]["iops"] for v in reps)
-        for b in measured():
-            for m, _ in METRICS:
-                med = statistics.median(v[b][m] / v[BASELINE][m]
-                                        for v in reps if v[BASELINE][m])
-                ratios.setdefault((path, irq, b, m), []).append(med)
-                paired.setdefault((path, irq, b, m), []).extend(
-                    v[b][m] / v[BASELINE][m] for v in reps if v[BASELINE][m])
-            # a job's time per I/O in cycles, as if it were all CPU time
-            cyc_per_io = tsc_hz * nj / base_iops
-            add = PATHS[path][0] * max(extra[b], 0.0)
-            bound.setdefault((path, irq, b), []).append(
-                cyc_per_io / (cyc_per_io + add))
-    print("nullblk-bench: 4k randread through fio against the userspace "
-          "null_blk, per breed, as ratios to atomic")
-    print("  %d configurations (path x irqmode 0,1 x iodepth x numjobs %s) "
-          "x %d repetitions, runtime %s + ramp %s, breeds side by side in "
-          "rotated order; %.0f s" % (
-              len(configs), ",".join(map(str, sorted({c[4] for c in configs}))),
-              a.repeat, a.runtime, a.ramp, secs))
-    print("  extra cycles per RMW over atomic: %s; TSC %.2f GHz"
-          % (", ".join("%s %+.2f" % (b, extra[b]) for b in measured()),
-             tsc_hz / 1e9))
-    print("  (%s)" % src)
-    print("  Each cell: the ratio within one fio run, median over "
-          "repetitions, geometric mean over\n  iodepth x numjobs; "
-          "[min-max] over those configurations.  IOPS > 1 and clat < 1 "
-          "are faster.\n  bound: the IOPS ratio if RMWs/IO x extra "
-          "cycles/op all landed on a job's critical path.")
-    for irq, title in ((0, "irqmode=0: completion inline in the submitter "
-                        "(the block-layer cost alone)"),
-                       (1, "irqmode=1: completion on the queue's "
-                        "completion thread (softirq-like)")):
-        print("\n  %s\n  %-13s %3s %-10s %19s %7s %7s %7s %7s" % (
-            title, "path", "RMW", "breed", "IOPS [min-max]", "p50", "p99",
-            "p99.9", "bound"))
-        for path in PATHS:
-            for b in measured():
-                io = ratios[(path, irq, b, "iops")]
-                print("  %-13s %3d %-10s %6.3f [%.2f-%.2f] %7.3f %7.3f "
-                      "%7.3f %7.4f" % (
-                          path, PATHS[path][0], b, geomean(io), min(io),
-                          max(io), geomean(ratios[(path, irq, b, "p50")]),
-                          geomean(ratios[(path, irq, b, "p99")]),
-                          geomean(ratios[(path, irq, b, "p99.9")]),
-                          geomean(bound[(path, irq, b)])))
-    print("\n  Per breed, all paths that move a counter (RMW > 0), "
-          "geometric mean over their configurations:")
-    print("  %-9s %-10s %7s %7s %7s %7s %7s" % ("irqmode", "breed", "IOPS",
-                                               "p50", "p99", "p99.9",
-                                               "bound"))
-    for irq in (0, 1):
-        for b in measured():
-            cell = [geomean(sum((ratios[(p, irq, b, m)] for p in PATHS
-                                 if PATHS[p][0]), [])) for m, _ in METRICS]
-            bnd = geomean(sum((bound[(p, irq, b)] for p in PATHS
-                               if PATHS[p][0]), []))
-            print("  %-9d %-10s %7.3f %7.3f %7.3f %7.3f %7.4f"
-                  % tuple([irq, b] + cell + [bnd]))
-    floor = ["irqmode=%d %.3f-%.3f" % (irq, min(f), max(f)) for irq in (0, 1)
-             for f in [[geomean(ratios[(p, irq, b, "iops")])
-                        for p in PATHS if not PATHS[p][0]
-                        for b in measured()]]]
-    nbstats.print_intervals(paired, absolute, PATHS, measured(), BASELINE)
-    print("\n  Noise floor: psync and libaio-5.4 move no counter per I/O, "
-          "yet their IOPS ratios\n  span %s.  Differences inside that "
-          "span are not the breed's." % ", ".join(floor))
 
 
 def main():
@@ -568,7 +351,8 @@ def main():
     c.add_argument("--cc", default="cc")
     c.add_argument("--only", help="comma-separated checks to run (paths, "
                    "as-typed, jobfile, op-counts, asan, bad-options, "
-                   "start-line, bench-args, intervals); default all")
+                   "start-line, cycles, bench-args, intervals, slices); default "
+                   "all")
     b = sub.add_parser("bench")
     b.add_argument("--so")
     b.add_argument("--cycles-json", default="build/nullblk-bench-cycles.json")
@@ -577,6 +361,15 @@ def main():
     b.add_argument("--ramp", default="50ms")
     b.add_argument("--repeat", default="2")
     b.add_argument("--quick", nargs="?", const="1", default="")
+    b.add_argument("--budget", default="0",
+                   help="after --repeat passes, more passes over the "
+                   "irqmode=0 paths not resolved, until this much time "
+                   "(a fio time) has gone")
+    b.add_argument("--il-runtime", default="",
+                   help="the runtime of an interleaved run (default: "
+                   "--runtime)")
+    b.add_argument("--pin", default="1",
+                   help="1: pin irqmode=0 jobs to CPUs (cpus_allowed)")
     b.add_argument("--check-args", action="store_true",
                    help="only check the values above, run nothing")
     b.add_argument("--json")
@@ -595,8 +388,8 @@ def main():
         ap.error("--breeds must include the baseline, %s" % BASELINE)
     if a.cmd == "qusage":
         return nbqusage.cmd_qusage(a, JOBFILE, job_env, run, parse_fio_json)
-    return {"check": cmd_check, "bench": cmd_bench,
-            "report": cmd_report}[a.cmd](a)
+    return {"check": cmd_check, "bench": nbbench.cmd_bench,
+            "report": nbbench.cmd_report}[a.cmd](a)
 
 
 if __name__ == "__main__":

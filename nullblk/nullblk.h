@@ -66,6 +66,10 @@ struct nb_opts {
 	unsigned int path;
 	unsigned int breed;
 	unsigned int q_usage;
+	/* the engine's own accounting (engine.c only, cycles.h) */
+	unsigned int cycles;
+	unsigned int interleave; /* I/Os per slice, every breed in turn */
+	char *slice_log; /* where the slices go */
 };
 
 /* a lock-free list node, as the kernel's <linux/llist.h> */

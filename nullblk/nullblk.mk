@@ -8,10 +8,10 @@
 #                         the date, commit and CPU
 #   make nullblk-bench-qusage  q_usage=percpu against q_usage=refcount (the
 #                         per-I/O q_usage_counter), numjobs 1 and 2
-#   make nullblk-bench    the job files under nullblk/jobs/, one table
-#                         (about 5 min); NB_RUNTIME=500ms NB_RAMP=100ms
-#                         NB_REPEAT=4 for a longer one (15 min); NB_QUICK=1
-#                         for a smoke run; bad NB_* values are refused first
+#   make nullblk-bench    the job files under nullblk/jobs/, one table and
+#                         the 95% intervals per path and breed (about 10
+#                         min: NB_BUDGET); NB_QUICK=1 for a smoke run; bad
+#                         NB_* values are refused first
 #
 #   fio --ioengine=external:build/fio-nullblk.so --path=libaio-4.14 \
 #       --refcount=full --rw=randread --bs=4k --size=1g --name=nb
@@ -64,7 +64,8 @@ $(NB_GEN)/breed-help.h: $(LIB_HDRS) nullblk/nullblk.mk
 define NB_BUILD
 $(1)/blk-%.o: nullblk/blk.c $(NB_HDRS) $$(LIB_HDRS) | $(1)
 	$$(CC) $$(NB_CFLAGS) $(3) $$(call breed_cflags,$$*) -c $$< -o $$@
-$(1)/engine.o: nullblk/engine.c nullblk/nullblk.h $(NB_GEN)/breed-help.h \
+$(1)/engine.o: nullblk/engine.c nullblk/nullblk.h nullblk/cycles.h \
+		$(NB_GEN)/breed-help.h \
 		$$(LIB_HDRS) $(NB_FIO)/config-host.h | $(1)
 	$$(CC) $$(NB_CFLAGS) $(3) -I$(NB_GEN) $$(NB_FIO_CFLAGS) -c $$< -o $$@
 $(2): $(1)/engine.o $(BREEDS_THREADED:%=$(1)/blk-%.o) $$(LIB_PIC_OBJS)
@@ -94,10 +95,18 @@ CHECK_TARGETS += check-nullblk
 
 NB_RUNTIME ?= 200ms
 NB_RAMP    ?= 50ms
-NB_REPEAT  ?= 2
+NB_REPEAT  ?= 1
 NB_QUICK   ?=
+# the runtime of an interleaved run (irqmode=0, every breed in one job)
+NB_IL_RUNTIME ?= $(if $(filter 1,$(NB_QUICK)),$(NB_RUNTIME),1s)
+# after NB_REPEAT passes over the matrix, more passes over the irqmode=0
+# paths whose IOPS intervals are wider than +-1%, until NB_BUDGET has gone
+# (counted from the first fio run); NB_PIN=1 pins irqmode=0 jobs to CPUs
+NB_BUDGET  ?= $(if $(filter 1,$(NB_QUICK)),0,9m)
+NB_PIN     ?= 1
 NB_BENCH_ARGS = --runtime='$(NB_RUNTIME)' --ramp='$(NB_RAMP)' \
-	--repeat='$(NB_REPEAT)' --quick='$(NB_QUICK)'
+	--repeat='$(NB_REPEAT)' --quick='$(NB_QUICK)' \
+	--budget='$(NB_BUDGET)' --pin='$(NB_PIN)' --il-runtime='$(NB_IL_RUNTIME)'
 # the NB_* values are checked before anything is built or run
 nullblk-bench:
 	$(NEED) python3
