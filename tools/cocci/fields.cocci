@@ -1,7 +1,7 @@
 // refcount-convert: every use of the candidate fields ({{FIELDS}}), with its
 // context: the argument of an operation ({{OPS}}), the plain ++/-- forms,
 // stores, comparisons, other arithmetic, address taken, plain reads; the
-// creation sites (a zeroing allocation then a first get) and the releases
+// creation facts (below) and the releases
 // after a final put ({{RELEASE}}).
 // Output lines: FIELD ctx base field op value file line column.
 
@@ -145,22 +145,6 @@ E << f_any.E; f << f_any.f; p << f_any.p;
 @@
 use("read", E, f, "", "", p)
 
-@f_create exists@
-expression E, V;
-identifier A =~ "{{ZALLOC}}";
-identifier X =~ "{{INCOPS}}";
-identifier f =~ "{{FIELDS}}";
-position p;
-@@
-E = A(...);
-... when != E->f = V
-X(&E->f@p, ...);
-
-@script:python@
-E << f_create.E; f << f_create.f; X << f_create.X; p << f_create.p;
-@@
-use("creation", E, f, X, "", p)
-
 @f_release exists@
 expression E;
 identifier X =~ "{{DECOPS}}";
@@ -194,23 +178,154 @@ q << f_releasem.q;
 @@
 use("release-macro", E, X, R, q[0].line, p)
 
-@f_created exists@
-identifier o;
-type T;
-expression V;
-identifier A =~ "{{ZALLOC}}";
+// Creation sites.  The driver proves an increment of E->f ({{INCOPS}}) is
+// the first reference of a fresh object (model.creations()): every
+// assignment of E that reaches it (def, decldef) is a zero source, and no
+// path reaches it from the function's entry without one (undef).  Zero
+// sources are zeroing allocators and the functions whose every return
+// (ret) is NULL or such an object (rdef, rdecl, rundef), or an object
+// whose count an assertion ({{ASSERT}} of {{READOPS}} == 0) checks on
+// every path before the return (noassert: a path that skips it).
+@f_def exists@
 identifier X =~ "{{INCOPS}}";
+expression E, R, E2;
+identifier f =~ "{{FIELDS}}";
+position p, q;
+@@
+E = R@q;
+... when != E = E2
+X@p(&E->f, ...)
+
+@script:python@
+E << f_def.E; f << f_def.f; R << f_def.R; q << f_def.q; p << f_def.p;
+@@
+use("def", E, f, R, q[0].line, p)
+
+@f_decldef exists@
+identifier X =~ "{{INCOPS}}";
+identifier E;
+type T;
+expression R, E2;
+identifier f =~ "{{FIELDS}}";
+position p, q;
+@@
+T *E = R@q;
+... when != E = E2
+X@p(&E->f, ...)
+
+@script:python@
+E << f_decldef.E; f << f_decldef.f; R << f_decldef.R; q << f_decldef.q; p << f_decldef.p;
+@@
+use("def", E, f, R, q[0].line, p)
+
+@f_undef exists@
+identifier fn, V;
+identifier X =~ "{{INCOPS}}";
+type T;
+expression E, E2;
 identifier f =~ "{{FIELDS}}";
 position p;
 @@
-T *o = A(...);
-... when != o->f = V
-X(&o->f@p, ...);
+fn(...) {
+... when != E = E2
+(
+X@p(&E->f, ...);
+|
+T V = X@p(&E->f, ...);
+|
+V = X@p(&E->f, ...);
+)
+... when any
+}
 
 @script:python@
-o << f_created.o; f << f_created.f; X << f_created.X; p << f_created.p;
+E << f_undef.E; f << f_undef.f; p << f_undef.p;
 @@
-use("creation", o, f, X, "", p)
+use("undef", E, f, "", "", p)
+
+@f_ret@
+identifier fn;
+type T;
+expression E;
+position p;
+@@
+T *fn(...) { <... return E@p; ...> }
+
+@script:python@
+E << f_ret.E; fn << f_ret.fn; p << f_ret.p;
+@@
+use("ret", E, fn, "", "", p)
+
+@f_rdef exists@
+identifier fn;
+type T, T2;
+idexpression T2 *E;
+expression R, E2;
+position p, q;
+@@
+T *fn(...) { <...
+E = R@q;
+... when != E = E2
+return E@p;
+...> }
+
+@script:python@
+E << f_rdef.E; fn << f_rdef.fn; R << f_rdef.R; q << f_rdef.q; p << f_rdef.p;
+@@
+use("rdef", E, fn, R, q[0].line, p)
+
+@f_rdecl exists@
+identifier fn, E;
+type T, T2;
+expression R, E2;
+position p, q;
+@@
+T *fn(...) { <...
+T2 *E = R@q;
+... when != E = E2
+return E@p;
+...> }
+
+@script:python@
+E << f_rdecl.E; fn << f_rdecl.fn; R << f_rdecl.R; q << f_rdecl.q; p << f_rdecl.p;
+@@
+use("rdef", E, fn, R, q[0].line, p)
+
+@f_rundef exists@
+identifier fn;
+type T, T2;
+idexpression T2 *E;
+expression E2;
+position p;
+@@
+T *fn(...) {
+... when != E = E2
+return E@p;
+}
+
+@script:python@
+E << f_rundef.E; fn << f_rundef.fn; p << f_rundef.p;
+@@
+use("rundef", E, fn, "", "", p)
+
+@f_noassert exists@
+identifier A =~ "{{ASSERT}}";
+identifier G =~ "{{READOPS}}";
+identifier f =~ "{{FIELDS}}";
+type T2;
+idexpression T2 *E;
+expression R, E2;
+position p, q;
+@@
+E = R@q;
+... when != E = E2
+    when != A(G(&E->f) == 0);
+return E@p;
+
+@script:python@
+E << f_noassert.E; R << f_noassert.R; q << f_noassert.q; p << f_noassert.p;
+@@
+use("noassert", E, "", R, q[0].line, p)
 
 @f_type@
 type T;
