@@ -243,89 +243,23 @@ E << f_undef.E; f << f_undef.f; p << f_undef.p;
 @@
 use("undef", E, f, "", "", p)
 
-@f_ret@
-identifier fn;
-type T;
-expression E;
-position p;
-@@
-T *fn(...) { <... return E@p; ...> }
-
-@script:python@
-E << f_ret.E; fn << f_ret.fn; p << f_ret.p;
-@@
-use("ret", E, fn, "", "", p)
-
-@f_rdef exists@
-identifier fn;
-type T, T2;
-idexpression T2 *E;
-expression R, E2;
-position p, q;
-@@
-T *fn(...) { <...
-E = R@q;
-... when != E = E2
-return E@p;
-...> }
-
-@script:python@
-E << f_rdef.E; fn << f_rdef.fn; R << f_rdef.R; q << f_rdef.q; p << f_rdef.p;
-@@
-use("rdef", E, fn, R, q[0].line, p)
-
-@f_rdecl exists@
-identifier fn, E;
-type T, T2;
-expression R, E2;
-position p, q;
-@@
-T *fn(...) { <...
-T2 *E = R@q;
-... when != E = E2
-return E@p;
-...> }
-
-@script:python@
-E << f_rdecl.E; fn << f_rdecl.fn; R << f_rdecl.R; q << f_rdecl.q; p << f_rdecl.p;
-@@
-use("rdef", E, fn, R, q[0].line, p)
-
-@f_rundef exists@
-identifier fn;
-type T, T2;
-idexpression T2 *E;
-expression E2;
-position p;
-@@
-T *fn(...) {
-... when != E = E2
-return E@p;
-}
-
-@script:python@
-E << f_rundef.E; fn << f_rundef.fn; p << f_rundef.p;
-@@
-use("rundef", E, fn, "", "", p)
-
-@f_noassert exists@
-identifier A =~ "{{ASSERT}}";
-identifier G =~ "{{READOPS}}";
+// an increment of a parameter's count: a creation if every caller passes a
+// fresh object (tools/cocci/calls.cocci)
+@f_param exists@
+identifier fn, P;
+identifier X =~ "{{INCOPS}}";
 identifier f =~ "{{FIELDS}}";
-type T2;
-idexpression T2 *E;
-expression R, E2;
+type T;
+parameter list[n] ps;
 position p, q;
 @@
-E = R@q;
-... when != E = E2
-    when != A(G(&E->f) == 0);
-return E@p;
+fn@q(ps, T *P, ...) { <+... X@p(&P->f, ...) ...+> }
 
 @script:python@
-E << f_noassert.E; R << f_noassert.R; q << f_noassert.q; p << f_noassert.p;
+P << f_param.P; f << f_param.f; fn << f_param.fn; n << f_param.n; q << f_param.q;
+p << f_param.p;
 @@
-use("noassert", E, "", R, q[0].line, p)
+use("param", P, f, fn, "%s %s" % (n, q[0].line), p)
 
 @f_type@
 type T;

@@ -12,7 +12,8 @@ function, that the object is fresh on every path that reaches it:
 A zero source is a call of a zeroing allocator (registry.ZALLOC), of a
 macro whose body is one such call (dbus_new0), or of a function whose every
 return is NULL, a zero source, or a variable whose reaching assignments are
-(`ret`, `rdef`, `rundef`), to a fixpoint.  A function may also return an
+(`ret`, `rdef`, `rundef`: tools/cocci/returns.cocci, run on the functions
+that reach a candidate), to a fixpoint.  A function may also return an
 object taken elsewhere (a cache) whose count it asserts is 0 on every path
 between the assignment and the return (no `noassert` fact): that source is
 "asserted", the project's own checked claim rather than a proof, and the
@@ -23,7 +24,7 @@ import re
 
 from . import analyse as A, registry
 
-FACTS = ("def", "undef", "ret", "rdef", "rundef", "noassert")
+FACTS = ("def", "undef", "ret", "rdef", "rundef", "noassert", "param")
 CALL_RE = re.compile(r"^[(]*(?:\w+\**\))?[(]*(\w+)\(")
 NULLS = ("NULL", "0", "(void*)0", "((void*)0)", "nullptr")
 
@@ -54,10 +55,26 @@ def _touches(uses, f, base, first, last, readops):
         _, ctx, b, field, op, _v, uf, line, _c = r
         if uf != f or A.nospace(b) != A.nospace(base) or not first < int(line) < last:
             continue
+        if _exclusive(f, int(line), last):
+            continue  # the other branch of an #if (dbus's DBUS_DISABLE_ASSERT)
         if ctx == "oparg" and op.strip() in readops or ctx in ("read", "cmp"):
             continue
         out.append((int(line), ctx, op.strip() or ctx))
     return out
+
+
+_CONDS = {}
+
+
+def _exclusive(f, a, b):
+    """Lines A and B of F are in two branches of one #if: never both
+    compiled."""
+    from . import scan
+    if f not in _CONDS:
+        _CONDS[f] = scan.conditions(scan.read(f))
+    c = _CONDS[f]
+    ca, cb = (c[a], c[b]) if max(a, b) < len(c) else ([], [])
+    return any("!" + x in cb for x in ca) or any("!" + x in ca for x in cb)
 
 
 def zero_sources(facts, defs, uses=(), readops=()):
@@ -116,11 +133,18 @@ def zero_sources(facts, defs, uses=(), readops=()):
     return zero
 
 
+def wanted(facts, zero):
+    """The functions called where a creation candidate's pointer (or a
+    returned variable) is assigned, not yet known as zero sources."""
+    return {call_name(x) for _, kind, _b, _f2, x, _v, _f, _l, _c in facts
+            if kind in ("def", "rdef") and call_name(x) and call_name(x) not in zero}
+
+
 def creations(fm, facts, zero, uses, readops):
     """The proven creation sites of field FM: fm["creations"]; an increment
     that is not one gets s["not_created"], the reason."""
     field = fm["field"]
-    defs, undef = {}, set()
+    defs, undef, params = {}, set(), {}
     for _, kind, base, f2, x, v, f, line, col in facts:
         if f2 != field:
             continue
@@ -129,12 +153,23 @@ def creations(fm, facts, zero, uses, readops):
             defs.setdefault(pos, []).append((x, int(v), base))
         elif kind == "undef":
             undef.add(pos)
+        elif kind == "param":
+            n, fnline = v.split()
+            params[pos] = (base, x, int(n), int(fnline))
     for s in fm["sites"]:
         if s["step"] != +1 or s["meaning"] != "inc":
             continue
         pos = (s["file"], s["line"], s["col"])
         why, sources = None, []
-        if pos in undef:
+        if pos in undef and pos in params:
+            p, fn, n, fnline = params[pos]
+            t = _touches(uses, s["file"], p, fnline, s["line"], readops)
+            why = "%s is %s's parameter" % (p, fn) + (
+                "; line %d: %s on the count before it" % (t[0][0], t[0][2]) if t
+                else ", and not every call passes a fresh object")
+            if not t:
+                s["param_creation"] = (fn, n)
+        elif pos in undef:
             why = "%s may come from outside the function (a parameter, or a " \
                   "path with no assignment)" % s["base"]
         elif pos not in defs:
@@ -159,6 +194,76 @@ def creations(fm, facts, zero, uses, readops):
         fm["creations"].append(dict(file=s["file"], line=s["line"], col=s["col"],
                                     base=s["base"], op=s["op"],
                                     sources=sorted(set(sources))))
+
+
+def param_functions(fields):
+    """Functions whose parameter's count is first incremented there:
+    name -> the parameter's index."""
+    return {s["param_creation"][0]: s["param_creation"][1]
+            for fm in fields.values() for s in fm["sites"] if s.get("param_creation")}
+
+
+def calls_rules(fns):
+    text = open(__file__.replace("refconv/creation.py", "cocci/calls.cocci")).read()
+    out = ["@initialize:python@\n@@\ndef call(k, e, r, q, p):\n"
+           "    print(\"CALL\\t%s\\t%s\\t%s\\t%s\\t%s\\t%s\\t%s\" % "
+           "(k, e, r, q, p[0].file, p[0].line, p[0].column))\n"]
+    for i, (fn, n) in enumerate(sorted(fns.items())):
+        args = ["A%d" % j for j in range(n)]
+        t = text.replace("{{FN}}", fn).replace("{{ID}}", str(i)).replace(
+            "{{INDEX}}", str(n)).replace("{{ARGS}}", "".join(a + ", " for a in args)).replace(
+            "{{ARGDECL}}", "".join(a + ", " for a in args))
+        out.append(t)
+    return "\n".join(out)
+
+
+def prove_params(fields, fns, out, zero, files):
+    """Mark the parameter creations whose every call passes a fresh object."""
+    from . import scan
+    calls, defs, undef = {}, {}, set()
+    for l in out.splitlines():
+        w = l.split("\t")
+        if len(w) != 8 or w[0] != "CALL":
+            continue
+        _, kind, e, r, q, f, line, col = w
+        pos = (f, int(line), int(col))
+        calls.setdefault(pos, [])
+        if kind == "def":
+            calls[pos].append((r, int(q)))
+        elif kind == "undef":
+            undef.add(pos)
+    text = "\n".join(scan.read(f) for f in files)
+    proven = {}
+    for fn in fns:
+        if re.search(r"\b%s\b(?!\s*\()" % re.escape(fn), text):
+            continue  # its address is taken: calls we cannot see
+        srcs, ok = set(), True
+        mine = [p for p in calls if text and _call_at(p, fn)]
+        for pos in mine:
+            rs = calls[pos]
+            if pos in undef or not rs or any(
+                    not is_null(r) and call_name(r) not in zero for r, _ in rs):
+                ok = False
+                break
+            srcs |= {call_name(r) for r, _ in rs if not is_null(r)}
+        if ok and mine:
+            proven[fn] = sorted(srcs)
+    for fm in fields.values():
+        for s in fm["sites"]:
+            pc = s.get("param_creation")
+            if pc and pc[0] in proven:
+                s.pop("not_created", None)
+                fm["creations"].append(dict(
+                    file=s["file"], line=s["line"], col=s["col"], base=s["base"],
+                    op=s["op"], sources=["%s's callers: %s" % (pc[0], ", ".join(
+                        proven[pc[0]]))]))
+
+
+def _call_at(pos, fn):
+    from . import scan
+    f, line, col = pos
+    lines = scan.read(f).split("\n")
+    return lines[line - 1][col:].startswith(fn) if line <= len(lines) else False
 
 
 def why(fm, s):

@@ -135,7 +135,21 @@ def build(root, work=None, extra=None):
     notes = [r for r in rows if r[1] in ("release", "release-macro")]
     uses = A.pick([r for r in rows if r not in notes], A.USE_PRIORITY,
                   key=lambda r: (r[6], r[7], r[8]))
-    zero = creation.zero_sources(facts, defs, uses, readops)
+    # zero sources: the functions whose result reaches a creation candidate,
+    # their returns read by tools/cocci/returns.cocci, to a fixpoint
+    asked = set()
+    for _ in range(4):
+        zero = creation.zero_sources(facts, defs, uses, readops)
+        want = creation.wanted(facts, zero) - asked
+        if not want:
+            break
+        asked |= want
+        out = scan.spatch(scan.template(
+            "returns.cocci", FNS=A._regex(want), FIELDS=A._regex(cands),
+            ASSERT=registry.ASSERT_RE, READOPS=A._regex(readops)),
+            scan.mentioning(files, want), incdirs, mlines,
+            workdir=os.path.join(work, "returns"))
+        facts += [l.split("\t") for l in out.splitlines() if l.startswith("FIELD\t")]
     model["zero"] = zero
     cache = {}
     def mine(st, field, f, line, col):
@@ -222,6 +236,14 @@ def build(root, work=None, extra=None):
         _initialisers(fm, files, typedefs)
         _decide(fm, typedefs, root)
         model["fields"][(st + "." if st else "") + field] = fm
+    # creations through a parameter: proven at every call (calls.cocci)
+    fns = creation.param_functions(model["fields"])
+    if fns:
+        out = scan.spatch(creation.calls_rules(fns), scan.mentioning(files, fns),
+                          incdirs, mlines, workdir=os.path.join(work, "calls"))
+        creation.prove_params(model["fields"], fns, out, zero, files)
+        for fm in model["fields"].values():
+            _decide(fm, typedefs, root)
     return model
 
 
@@ -303,27 +325,28 @@ def _decide(fm, typedefs, root):
                            fm["decls"][0]["type"])
     if not fm["releases"]:
         reasons.append("no release-like call after the final decrement")
+    extra = []
     created = {(c["file"], c["line"], c["col"]) for c in fm["creations"]}
     for s in fm["sites"]:
         s["created"] = (s["file"], s["line"], s["col"]) in created
         if s["from0"] and not s["created"]:
-            fm["refused"].append((s, "an increment from 0 (its old value is "
+            extra.append((s, "an increment from 0 (its old value is "
                                   "tested == 0) that is not a proven creation: %s"
                                   % creation.why(fm, s)))
         if not s["ctx"].startswith("kept") or s["meaning"] is None or s["created"]:
             continue
         if s["ctx"] == "keptdecl":
-            fm["refused"].append((s, "%s's old value initialises '%s %s' "
+            extra.append((s, "%s's old value initialises '%s %s' "
                                   "(only a creation is rewritten there)"
                                   % (s["op"], s["vtype"], s["var"])))
         elif fm.get("width") and scan.resolve(s["vtype"], typedefs, fm["struct_fields"]) \
                 not in registry.OLDP_TYPES[fm["width"][0]]:
-            fm["refused"].append((s, "%s's old value is kept in '%s %s', which is "
+            extra.append((s, "%s's old value is kept in '%s %s', which is "
                                   "not the %s that __%s_*() write" % (
                                       s["op"], s["vtype"], s["var"],
                                       registry.OLDP_TYPES[fm["width"][0]][0],
                                       fm["width"][1])))
-    for where, why in fm["refused"]:
+    for where, why in fm["refused"] + extra:
         reasons.append("%s:%d: %s" % (os.path.relpath(where["file"], root),
                                       where["line"], why))
     atomic = [s for s in fm["sites"] if s["atomic"]]

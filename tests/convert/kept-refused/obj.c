@@ -2,7 +2,7 @@
 #include <stdlib.h>
 /* must stay untouched: an old value kept in a long (the library writes an
  * int), and an increment from 0 of a parameter's count (dbus's
- * _dbus_server_init_base: the caller allocated the object) */
+ * _dbus_server_init_base, called here with an object that is not fresh) */
 struct a { int ref; };
 struct b { int ref; };
 void trace(long old);
@@ -28,6 +28,10 @@ struct b *b_new(void)
 	if (o)
 		b_init(o);
 	return o;
+}
+void b_reinit(struct b *o)
+{
+	b_init(o);
 }
 void b_put(struct b *o)
 {
