@@ -32,7 +32,8 @@ def field_doc(root, fm):
                     for s in fm["sites"]],
         plain=[dict(at=loc(s), meaning=s["meaning"], condition=" && ".join(s["cond"]))
                for s in fm["plain"]],
-        reads=[loc(x) for x in fm["reads"]],
+        reads=[loc(x) for x in sorted(fm["reads"], key=lambda x: (
+            x["file"], x["line"], x["col"]))],
         sentinels=[dict(at=loc(x), kind=x["kind"], value=x["value"])
                    for x in fm["sentinels"]],
         initialisers=[dict(at=loc(x), value=x["value"], designated=x["designated"],

@@ -20,9 +20,10 @@ between the assignment and the return (no `noassert` fact): that source is
 report says so.
 """
 
+import os
 import re
 
-from . import analyse as A, registry
+from . import analyse as A, registry, scan
 
 FACTS = ("def", "undef", "ret", "rdef", "rundef", "noassert", "param")
 CALL_RE = re.compile(r"^[(]*(?:\w+\**\))?[(]*(\w+)\(")
@@ -69,7 +70,6 @@ _CONDS = {}
 def _exclusive(f, a, b):
     """Lines A and B of F are in two branches of one #if: never both
     compiled."""
-    from . import scan
     if f not in _CONDS:
         _CONDS[f] = scan.conditions(scan.read(f))
     c = _CONDS[f]
@@ -204,7 +204,7 @@ def param_functions(fields):
 
 
 def calls_rules(fns):
-    text = open(__file__.replace("refconv/creation.py", "cocci/calls.cocci")).read()
+    text = scan.read(os.path.join(scan.COCCI_DIR, "calls.cocci"))
     out = ["@initialize:python@\n@@\ndef call(k, e, r, q, p):\n"
            "    print(\"CALL\\t%s\\t%s\\t%s\\t%s\\t%s\\t%s\\t%s\" % "
            "(k, e, r, q, p[0].file, p[0].line, p[0].column))\n"]
@@ -219,7 +219,6 @@ def calls_rules(fns):
 
 def prove_params(fields, fns, out, zero, files):
     """Mark the parameter creations whose every call passes a fresh object."""
-    from . import scan
     calls, defs, undef = {}, {}, set()
     for l in out.splitlines():
         w = l.split("\t")
@@ -238,7 +237,7 @@ def prove_params(fields, fns, out, zero, files):
         if re.search(r"\b%s\b(?!\s*\()" % re.escape(fn), text):
             continue  # its address is taken: calls we cannot see
         srcs, ok = set(), True
-        mine = [p for p in calls if text and _call_at(p, fn)]
+        mine = [p for p in calls if _call_at(p, fn)]
         for pos in mine:
             rs = calls[pos]
             if pos in undef or not rs or any(
@@ -260,7 +259,6 @@ def prove_params(fields, fns, out, zero, files):
 
 
 def _call_at(pos, fn):
-    from . import scan
     f, line, col = pos
     lines = scan.read(f).split("\n")
     return lines[line - 1][col:].startswith(fn) if line <= len(lines) else False
