@@ -190,6 +190,8 @@ def creations(fm, facts, zero, uses, readops):
                 sources.append(n + (" (asserted 0)" if zero[n] == "asserted" else ""))
         if why or not sources:
             s["not_created"] = why or "only NULL reaches it"
+            if any(call_name(r) in zero for r, _q, _b in defs.get(pos, ())):
+                s["from0"] = s["from0"] or "a zeroing allocation reaches it on some path"
             continue
         fm["creations"].append(dict(file=s["file"], line=s["line"], col=s["col"],
                                     base=s["base"], op=s["op"],

@@ -100,7 +100,8 @@ def build(root, work=None, extra=None):
                           const=const.strip(), step=step, meaning=what,
                           family=op.family, atomic=op.atomic, wrapper=op.via,
                           var=var.strip(), vtype=vtype.strip(),
-                          from0=(f, line, int(col)) in from0))
+                          from0="its old value is tested == 0" if (
+                              f, line, int(col)) in from0 else ""))
     # a field is keyed by (struct, name) when every site's struct is known,
     # else by its name alone
     untyped = {s["field"] for s in sites if s["stype"] is None}
@@ -330,9 +331,8 @@ def _decide(fm, typedefs, root):
     for s in fm["sites"]:
         s["created"] = (s["file"], s["line"], s["col"]) in created
         if s["from0"] and not s["created"]:
-            extra.append((s, "an increment from 0 (its old value is "
-                                  "tested == 0) that is not a proven creation: %s"
-                                  % creation.why(fm, s)))
+            extra.append((s, "an increment from 0 (%s) that is not a proven "
+                          "creation: %s" % (s["from0"], creation.why(fm, s))))
         if not s["ctx"].startswith("kept") or s["meaning"] is None or s["created"]:
             continue
         if s["ctx"] == "keptdecl":

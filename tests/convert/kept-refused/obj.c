@@ -1,8 +1,9 @@
 #include <assert.h>
 #include <stdlib.h>
 /* must stay untouched: an old value kept in a long (the library writes an
- * int), and an increment from 0 of a parameter's count (dbus's
- * _dbus_server_init_base, called here with an object that is not fresh) */
+ * int), an increment from 0 of a parameter's count (dbus's
+ * _dbus_server_init_base, called here with an object that is not fresh),
+ * and a get that is from 0 on one path only (a pool without an assertion) */
 struct a { int ref; };
 struct b { int ref; };
 void trace(long old);
@@ -34,6 +35,23 @@ void b_reinit(struct b *o)
 	b_init(o);
 }
 void b_put(struct b *o)
+{
+	if (__sync_fetch_and_sub(&o->ref, 1) == 1)
+		free(o);
+}
+struct c { int ref; };
+struct c *pool_take(void);
+struct c *c_new(void)
+{
+	struct c *o = pool_take();
+	if (!o)
+		o = calloc(1, sizeof(*o));
+	if (!o)
+		return NULL;
+	__sync_fetch_and_add(&o->ref, 1);
+	return o;
+}
+void c_put(struct c *o)
 {
 	if (__sync_fetch_and_sub(&o->ref, 1) == 1)
 		free(o);
