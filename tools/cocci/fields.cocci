@@ -83,6 +83,21 @@ E << f_plain.E; f << f_plain.f; p << f_plain.p;
 @@
 use("plain-value", E, f, "", "", p)
 
+// a member of a struct-typed counter (dbus's DBusAtomic .value) used
+// directly: not an operation the library has
+@f_member@
+expression E;
+identifier f =~ "{{FIELDS}}";
+identifier g;
+position p;
+@@
+E->f@p.g
+
+@script:python@
+E << f_member.E; f << f_member.f; g << f_member.g; p << f_member.p;
+@@
+use("member", E, f, g, "", p)
+
 @f_arith@
 expression E, V;
 identifier f =~ "{{FIELDS}}";

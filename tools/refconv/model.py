@@ -217,6 +217,9 @@ def build(root, work=None, extra=None):
                     fm["refused"].append((where, "compared with a variable "
                                           "(%s %s): a threshold, not a refcount" %
                                           (op.strip(), v.strip())))
+            elif ctx == "member":
+                fm["refused"].append((where, "its member .%s is used directly "
+                                      "(not through an operation)" % op.strip()))
             elif ctx == "arith":
                 fm["refused"].append((where, "other arithmetic (%s %s)" %
                                       (op.strip(), v.strip())))
