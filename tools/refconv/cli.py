@@ -32,13 +32,14 @@ def field_doc(root, fm):
                     for s in fm["sites"]],
         plain=[dict(at=loc(s), meaning=s["meaning"], condition=" && ".join(s["cond"]))
                for s in fm["plain"]],
-        reads=[loc(x) for x in fm["reads"]],
+        reads=[loc(x) for x in sorted(fm["reads"], key=lambda x: (
+            x["file"], x["line"], x["col"]))],
         sentinels=[dict(at=loc(x), kind=x["kind"], value=x["value"])
                    for x in fm["sentinels"]],
         initialisers=[dict(at=loc(x), value=x["value"], designated=x["designated"],
                            sentinel=x["sentinel"]) for x in fm["initialisers"]],
         sets=[dict(at=loc(x), value=x["value"]) for x in fm["sets"]],
-        creations=[loc(x) for x in fm["creations"]],
+        creations=["%s (%s)" % (loc(x), ", ".join(x["sources"])) for x in fm["creations"]],
         frees_on_le0=[x["at"] for x in
                       [dict(at=loc(s)) for s in fm["sites"]
                        if s["cmp"] in ("<=", "<") and s["meaning"] == "last"]],
