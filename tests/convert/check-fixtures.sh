@@ -31,6 +31,28 @@ if run "$work/mutant/refcount-convert" gcc-atomic 2>/dev/null; then
 	echo "check-convert-fixtures: the mutant (a flipped dec-and-test rule) passed" >&2
 	exit 1
 fi
+# the kept old value and the creation proof (kept-old, kept-refused): each
+# mutant must fail its fixture
+mutant() { # FIXTURE FILE SED-EXPR -> 0 when the mutant fails FIXTURE
+	rm -rf "$work/mutant2" && cp -r "$(dirname "$tool")" "$work/mutant2"
+	sed -i "$3" "$work/mutant2/refconv/$2"
+	if cmp -s "$(dirname "$tool")/refconv/$2" "$work/mutant2/refconv/$2"; then
+		echo "check-convert-fixtures: mutant $3 did not apply" >&2
+		return 1
+	fi
+	! run "$work/mutant2/refcount-convert" "$1" 2>/dev/null
+}
+# a kept result left as it is (no __refcount_inc(r, &old) ...)
+mutant kept-old rewrite.py 's/kept = \[s for s in ss if s\["ctx"\].startswith("kept")\]/kept = []/' &&
+# a long accepted as the old value's type
+mutant kept-refused registry.py 's/"refcount_t": ("int",/"refcount_t": ("long", "int",/' &&
+# a cache read that skips the assertion taken as a zero source
+mutant kept-old creation.py 's/elif (pos, q) not in noassert and/elif (pos, q) in noassert and/' &&
+# a call that passes an object from outside taken as fresh
+mutant kept-refused creation.py 's/if pos in undef or not rs or any(/if any(/' || {
+	echo "check-convert-fixtures: a kept-value or creation mutant passed" >&2
+	exit 1
+}
 # refcount-convert check: a test command that writes one report line in the
 # library's log format (docs/convert.md) must be listed and fail the check;
 # one that writes none must pass.  Mutant: the tool names another variable.
@@ -58,4 +80,5 @@ if check_cmd "$work/mutant/refcount-convert" 2>/dev/null; then
 	exit 1
 fi
 echo "check-convert-fixtures: $count fixtures passed; the mutant fails gcc-atomic;" \
+	"the kept-value and creation mutants (4) fail kept-old, kept-refused;" \
 	"check lists a logged report; its mutant fails"

@@ -41,6 +41,15 @@ position p : script:python() { key(p) in {{KEYS}} };
 - !{{CALL}}
 + {{NEW}}
 
+// @@@ kept
+@{{RULE}}@
+{{DECL}}
+identifier V;
+position p : script:python() { key(p) in {{KEYS}} };
+@@
+- V = {{CALL}}
++ {{NEW}}
+
 // @@@ expr
 @{{RULE}}@
 {{DECL}}

@@ -1,7 +1,7 @@
 // refcount-convert: every use of the candidate fields ({{FIELDS}}), with its
 // context: the argument of an operation ({{OPS}}), the plain ++/-- forms,
 // stores, comparisons, other arithmetic, address taken, plain reads; the
-// creation sites (a zeroing allocation then a first get) and the releases
+// creation facts (below) and the releases
 // after a final put ({{RELEASE}}).
 // Output lines: FIELD ctx base field op value file line column.
 
@@ -145,22 +145,6 @@ E << f_any.E; f << f_any.f; p << f_any.p;
 @@
 use("read", E, f, "", "", p)
 
-@f_create exists@
-expression E, V;
-identifier A =~ "{{ZALLOC}}";
-identifier X =~ "{{INCOPS}}";
-identifier f =~ "{{FIELDS}}";
-position p;
-@@
-E = A(...);
-... when != E->f = V
-X(&E->f@p, ...);
-
-@script:python@
-E << f_create.E; f << f_create.f; X << f_create.X; p << f_create.p;
-@@
-use("creation", E, f, X, "", p)
-
 @f_release exists@
 expression E;
 identifier X =~ "{{DECOPS}}";
@@ -194,23 +178,88 @@ q << f_releasem.q;
 @@
 use("release-macro", E, X, R, q[0].line, p)
 
-@f_created exists@
-identifier o;
-type T;
-expression V;
-identifier A =~ "{{ZALLOC}}";
+// Creation sites.  The driver proves an increment of E->f ({{INCOPS}}) is
+// the first reference of a fresh object (model.creations()): every
+// assignment of E that reaches it (def, decldef) is a zero source, and no
+// path reaches it from the function's entry without one (undef).  Zero
+// sources are zeroing allocators and the functions whose every return
+// (ret) is NULL or such an object (rdef, rdecl, rundef), or an object
+// whose count an assertion ({{ASSERT}} of {{READOPS}} == 0) checks on
+// every path before the return (noassert: a path that skips it).
+@f_def exists@
 identifier X =~ "{{INCOPS}}";
+expression E, R, E2;
+identifier f =~ "{{FIELDS}}";
+position p, q;
+@@
+E = R@q;
+... when != E = E2
+X@p(&E->f, ...)
+
+@script:python@
+E << f_def.E; f << f_def.f; R << f_def.R; q << f_def.q; p << f_def.p;
+@@
+use("def", E, f, R, q[0].line, p)
+
+@f_decldef exists@
+identifier X =~ "{{INCOPS}}";
+identifier E;
+type T;
+expression R, E2;
+identifier f =~ "{{FIELDS}}";
+position p, q;
+@@
+T *E = R@q;
+... when != E = E2
+X@p(&E->f, ...)
+
+@script:python@
+E << f_decldef.E; f << f_decldef.f; R << f_decldef.R; q << f_decldef.q; p << f_decldef.p;
+@@
+use("def", E, f, R, q[0].line, p)
+
+@f_undef exists@
+identifier fn, V;
+identifier X =~ "{{INCOPS}}";
+type T;
+expression E, E2;
 identifier f =~ "{{FIELDS}}";
 position p;
 @@
-T *o = A(...);
-... when != o->f = V
-X(&o->f@p, ...);
+fn(...) {
+... when != E = E2
+(
+X@p(&E->f, ...);
+|
+T V = X@p(&E->f, ...);
+|
+V = X@p(&E->f, ...);
+)
+... when any
+}
 
 @script:python@
-o << f_created.o; f << f_created.f; X << f_created.X; p << f_created.p;
+E << f_undef.E; f << f_undef.f; p << f_undef.p;
 @@
-use("creation", o, f, X, "", p)
+use("undef", E, f, "", "", p)
+
+// an increment of a parameter's count: a creation if every caller passes a
+// fresh object (tools/cocci/calls.cocci)
+@f_param exists@
+identifier fn, P;
+identifier X =~ "{{INCOPS}}";
+identifier f =~ "{{FIELDS}}";
+type T;
+parameter list[n] ps;
+position p, q;
+@@
+fn@q(ps, T *P, ...) { <+... X@p(&P->f, ...) ...+> }
+
+@script:python@
+P << f_param.P; f << f_param.f; fn << f_param.fn; n << f_param.n; q << f_param.q;
+p << f_param.p;
+@@
+use("param", P, f, fn, "%s %s" % (n, q[0].line), p)
 
 @f_type@
 type T;

@@ -1,14 +1,15 @@
 // refcount-convert: every call of an atomic read-modify-write (a primitive
 // or a discovered wrapper, {{OPS}}) with the context its result is used in.
-// Output lines: SITE ctx name args op const file line column.
+// Output lines: SITE ctx name args op const file line column [var type]
+// (var and type: the variable a kept result is stored in).
 // Written for librefcount (tools/refcount-convert); the driver fills in the
 // placeholders.
 
 @initialize:python@
 @@
-def site(ctx, x, es, op, c, p):
-    print("SITE\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s" % (ctx, x, es, op, c,
-          p[0].file, p[0].line, p[0].column))
+def site(ctx, x, es, op, c, p, v="", t=""):
+    print("SITE\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s" % (ctx, x, es, op, c,
+          p[0].file, p[0].line, p[0].column, v, t))
 
 @s_stmt@
 identifier X =~ "{{OPS}}";
@@ -118,7 +119,8 @@ site("value", X, es, "", "", p)
 @s_assign exists@
 identifier X =~ "{{OPS}}";
 expression list es;
-idexpression V;
+type T;
+idexpression T V;
 expression E2;
 binary operator op = {==,!=,<,>,<=,>=};
 constant C;
@@ -130,9 +132,59 @@ V op C
 
 @script:python@
 X << s_assign.X; es << s_assign.es; op << s_assign.op; C << s_assign.C;
-p << s_assign.p;
+p << s_assign.p; V << s_assign.V; T << s_assign.T;
 @@
-site("kept", X, es, op, C, p)
+site("kept", X, es, op, C, p, V, T)
+
+@s_stored@
+identifier X =~ "{{OPS}}";
+expression list es;
+type T;
+idexpression T V;
+position p;
+@@
+V = X@p(es);
+
+@script:python@
+X << s_stored.X; es << s_stored.es; p << s_stored.p; V << s_stored.V; T << s_stored.T;
+@@
+site("kept", X, es, "", "", p, V, T)
+
+@s_keptdecl exists@
+identifier X =~ "{{OPS}}";
+expression list es;
+type T;
+identifier V;
+expression E2;
+binary operator op = {==,!=,<,>,<=,>=};
+constant C;
+position p;
+@@
+T V = X@p(es);
+... when != V = E2
+V op C
+
+@script:python@
+X << s_keptdecl.X; es << s_keptdecl.es; op << s_keptdecl.op; C << s_keptdecl.C;
+p << s_keptdecl.p; V << s_keptdecl.V; T << s_keptdecl.T;
+@@
+site("keptdecl", X, es, op, C, p, V, T)
+
+// a read compared inside an assertion ({{ASSERT}}): a check, not a branch
+@s_assert@
+identifier X =~ "{{OPS}}";
+identifier A =~ "{{ASSERT}}";
+expression list es;
+binary operator op = {==,!=,<,>,<=,>=};
+constant C;
+position p;
+@@
+A(X@p(es) op C)
+
+@script:python@
+X << s_assert.X; es << s_assert.es; op << s_assert.op; C << s_assert.C; p << s_assert.p;
+@@
+site("assert", X, es, op, C, p)
 
 @s_type@
 identifier X =~ "{{OPS}}";

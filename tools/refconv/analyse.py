@@ -6,7 +6,8 @@ import re
 
 from . import registry, scan
 
-CTX_PRIORITY = ["stmt", "cmp+", "cmp-", "cmp", "!", "bool", "return", "kept", "value"]
+CTX_PRIORITY = ["stmt", "assert", "cmp+", "cmp-", "cmp", "!", "bool", "return", "kept",
+                "value"]
 USE_PRIORITY = ["oparg", "plain-stmt", "plain-cmp", "plain-value", "arith",
                 "set", "cmp", "addr", "read"]
 CONST_RE = re.compile(r"^\(?\s*(\([\w ]+\)\s*)?[-~]?\s*(0[xX][0-9a-fA-F]+|\d+)[uUlL]*\s*\)?$"
@@ -146,7 +147,7 @@ def function_wrappers(root, files, incdirs, mlines, ops, work):
     parameter: found by spatch (tools/cocci/wrappers.cocci)."""
     prims = [n for n, o in ops.items() if o.field is None]
     out = scan.spatch(scan.template("wrappers.cocci", PRIMS=_regex(prims)),
-                      ["--dir", root], incdirs, mlines, workdir=work)
+                      scan.mentioning(files, prims), incdirs, mlines, workdir=work)
     found = {}
     for line in out.splitlines():
         w = line.split("\t")
@@ -254,13 +255,13 @@ def meaning(op_returns, step, ctx, cmpop, const):
     (unconvertible)."""
     if step == 0 and op_returns == "read":
         return "read"
-    if step == +1:
-        return "inc" if ctx == "stmt" else None
+    if step == +1:  # a kept old value: __refcount_inc(r, &old)
+        return "inc" if ctx in ("stmt", "kept", "keptdecl") else None
     if step != -1:
         return None
     if ctx == "stmt":
         return "dec"
-    if ctx == "kept":  # stored, then tested: what the test means
+    if ctx in ("kept", "keptdecl"):  # stored, then tested: what the test means
         ctx = "cmp"
     ret = op_returns
     if ctx.startswith("cmp") and len(ctx) > 3:

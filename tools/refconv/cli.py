@@ -38,7 +38,7 @@ def field_doc(root, fm):
         initialisers=[dict(at=loc(x), value=x["value"], designated=x["designated"],
                            sentinel=x["sentinel"]) for x in fm["initialisers"]],
         sets=[dict(at=loc(x), value=x["value"]) for x in fm["sets"]],
-        creations=[loc(x) for x in fm["creations"]],
+        creations=["%s (%s)" % (loc(x), ", ".join(x["sources"])) for x in fm["creations"]],
         frees_on_le0=[x["at"] for x in
                       [dict(at=loc(s)) for s in fm["sites"]
                        if s["cmp"] in ("<=", "<") and s["meaning"] == "last"]],

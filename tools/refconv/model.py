@@ -6,7 +6,7 @@ import os
 import re
 import tempfile
 
-from . import analyse as A, registry, scan
+from . import analyse as A, creation, registry, scan
 
 
 def _line_text(cache, f, line):
@@ -50,25 +50,32 @@ def build(root, work=None, extra=None):
     wrapper_defs = [d for o in list(mwraps.values()) + list(fwraps.values())
                     for d in o.defs]
     call_ops = {n: o for n, o in ops.items() if o.via != "++" and o.via != "--"}
-    out = scan.spatch(scan.template("sites.cocci", OPS=A._regex(call_ops)),
-                      ["--dir", root], incdirs, mlines,
+    out = scan.spatch(scan.template("sites.cocci", OPS=A._regex(call_ops),
+                                    ASSERT=registry.ASSERT_RE),
+                      scan.mentioning(files, call_ops), incdirs, mlines,
                       workdir=os.path.join(work, "sites"))
     stypes = _types(out)
     struct_fields = scan.structs(files)
     typedefs = scan.typedef_map(files)
     rows = [l.split("\t") for l in out.splitlines() if l.startswith("SITE\t")]
     # a kept result is tested several times (an assert, then the test):
-    # keep the test that means something
-    kept = {}
+    # keep the test that means something; an increment whose old value is
+    # tested == 0 is meant to be from 0 (a creation, or refused)
+    kept, from0 = {}, set()
     for r in rows:
-        if r[1] == "kept" and r[2] in ops:
+        if r[1].startswith("kept") and r[2] in ops:
             o = ops[r[2]]
-            if A.meaning(o.returns, o.step(A.split_args(r[3])), "kept", r[4], r[5]):
+            step = o.step(A.split_args(r[3]))
+            if step == +1 and A.nospace(r[4]) == "==" and A.nospace(r[5]) == "0":
+                from0.add((r[6], int(r[7]), int(r[8])))
+            if A.meaning(o.returns, step, r[1], r[4], r[5]) and (
+                    step != +1 or (r[6], r[7], r[8]) not in kept):
                 kept[(r[6], r[7], r[8])] = r
-    rows = [r for r in rows if r[1] != "kept" or kept.get((r[6], r[7], r[8]), r) is r]
+    rows = [r for r in rows if not r[1].startswith("kept") or
+            kept.get((r[6], r[7], r[8]), r) is r]
     rows = A.pick(rows, A.CTX_PRIORITY, key=lambda r: (r[6], r[7], r[8]))
     sites, unknown = [], []
-    for _, ctx, name, es, cop, const, f, line, col in rows:
+    for _, ctx, name, es, cop, const, f, line, col, var, vtype in rows:
         line = int(line)
         if A.in_defs(wrapper_defs, f, line):
             continue
@@ -91,7 +98,9 @@ def build(root, work=None, extra=None):
         sites.append(dict(file=f, line=line, col=int(col), op=name, base=base,
                           field=field, stype=st, ctx=ctx.strip(), cmp=cop.strip(),
                           const=const.strip(), step=step, meaning=what,
-                          family=op.family, atomic=op.atomic, wrapper=op.via))
+                          family=op.family, atomic=op.atomic, wrapper=op.via,
+                          var=var.strip(), vtype=vtype.strip(),
+                          from0=(f, line, int(col)) in from0))
     # a field is keyed by (struct, name) when every site's struct is known,
     # else by its name alone
     untyped = {s["field"] for s in sites if s["stype"] is None}
@@ -109,17 +118,39 @@ def build(root, work=None, extra=None):
     ptr_ops = [n for n, o in call_ops.items() if not o.field]
     dec_macros = [n for n, o in call_ops.items() if o.field and o.delta == -1]
     decops = [n for n, o in call_ops.items() if not o.field]
+    incops = [n for n in ptr_ops if ops[n].step(["p", "1"]) == +1]
+    readops = [n for n in ptr_ops if ops[n].returns == "read"]
     out = scan.spatch(scan.template(
         "fields.cocci", FIELDS=A._regex(cands), OPS=A._regex(ptr_ops),
-        INCOPS=A._regex(ptr_ops), DECOPS=A._regex(decops),
+        INCOPS=A._regex(incops), DECOPS=A._regex(decops),
         DECMACROS=A._regex(dec_macros), RELEASE=registry.RELEASE_RE,
-        ZALLOC=A._regex(registry.ZALLOC)),
-        ["--dir", root], incdirs, mlines, workdir=os.path.join(work, "fields"))
+        ASSERT=registry.ASSERT_RE, READOPS=A._regex(readops)),
+        scan.mentioning(files, cands + list(registry.ZALLOC) + list(
+            creation.zero_macros(defs))),
+        incdirs, mlines, workdir=os.path.join(work, "fields"))
     utypes = _types(out)
     rows = [l.split("\t") for l in out.splitlines() if l.startswith("FIELD\t")]
-    notes = [r for r in rows if r[1] in ("creation", "release", "release-macro")]
+    facts = [r for r in rows if r[1] in creation.FACTS]
+    rows = [r for r in rows if r[1] not in creation.FACTS]
+    notes = [r for r in rows if r[1] in ("release", "release-macro")]
     uses = A.pick([r for r in rows if r not in notes], A.USE_PRIORITY,
                   key=lambda r: (r[6], r[7], r[8]))
+    # zero sources: the functions whose result reaches a creation candidate,
+    # their returns read by tools/cocci/returns.cocci, to a fixpoint
+    asked = set()
+    for _ in range(4):
+        zero = creation.zero_sources(facts, defs, uses, readops)
+        want = creation.wanted(facts, zero) - asked
+        if not want:
+            break
+        asked |= want
+        out = scan.spatch(scan.template(
+            "returns.cocci", FNS=A._regex(want), FIELDS=A._regex(cands),
+            ASSERT=registry.ASSERT_RE, READOPS=A._regex(readops)),
+            scan.mentioning(files, want), incdirs, mlines,
+            workdir=os.path.join(work, "returns"))
+        facts += [l.split("\t") for l in out.splitlines() if l.startswith("FIELD\t")]
+    model["zero"] = zero
     cache = {}
     def mine(st, field, f, line, col):
         """A use of FIELD at this position belongs to key ST."""
@@ -139,9 +170,7 @@ def build(root, work=None, extra=None):
             _, kind, base, f2, x, v, f, line, col = r
             if not mine(st, field, f, line, col):
                 continue
-            if kind == "creation" and f2 == field:
-                fm["creations"].append(dict(file=f, line=int(line), base=base, op=x))
-            elif kind == "release" and f2 == field:
+            if kind == "release" and f2 == field:
                 fm["releases"].append(dict(file=f, line=int(v), call=x))
             elif kind == "release-macro" and ops[f2].field == field:
                 fm["releases"].append(dict(file=f, line=int(v), call=x))
@@ -200,16 +229,21 @@ def build(root, work=None, extra=None):
                     and s["cmp"] == "==":
                 fm["refused"].append((s, "compared == 0 outside a decrement: "
                                       "0 is a live state here"))
-            if s["ctx"] == "kept":
-                fm["refused"].append((s, "%s's result is kept in a variable and "
-                                      "tested later (%s %s): the old value is used"
-                                      % (s["op"], s["cmp"], s["const"])))
             if s["meaning"] is None:
                 fm["refused"].append((s, "%s result used as a value (%s)" %
                                       (s["op"], s["ctx"])))
+        creation.creations(fm, facts, zero, uses, readops)
         _initialisers(fm, files, typedefs)
         _decide(fm, typedefs, root)
         model["fields"][(st + "." if st else "") + field] = fm
+    # creations through a parameter: proven at every call (calls.cocci)
+    fns = creation.param_functions(model["fields"])
+    if fns:
+        out = scan.spatch(creation.calls_rules(fns), scan.mentioning(files, fns),
+                          incdirs, mlines, workdir=os.path.join(work, "calls"))
+        creation.prove_params(model["fields"], fns, out, zero, files)
+        for fm in model["fields"].values():
+            _decide(fm, typedefs, root)
     return model
 
 
@@ -291,7 +325,28 @@ def _decide(fm, typedefs, root):
                            fm["decls"][0]["type"])
     if not fm["releases"]:
         reasons.append("no release-like call after the final decrement")
-    for where, why in fm["refused"]:
+    extra = []
+    created = {(c["file"], c["line"], c["col"]) for c in fm["creations"]}
+    for s in fm["sites"]:
+        s["created"] = (s["file"], s["line"], s["col"]) in created
+        if s["from0"] and not s["created"]:
+            extra.append((s, "an increment from 0 (its old value is "
+                                  "tested == 0) that is not a proven creation: %s"
+                                  % creation.why(fm, s)))
+        if not s["ctx"].startswith("kept") or s["meaning"] is None or s["created"]:
+            continue
+        if s["ctx"] == "keptdecl":
+            extra.append((s, "%s's old value initialises '%s %s' "
+                                  "(only a creation is rewritten there)"
+                                  % (s["op"], s["vtype"], s["var"])))
+        elif fm.get("width") and scan.resolve(s["vtype"], typedefs, fm["struct_fields"]) \
+                not in registry.OLDP_TYPES[fm["width"][0]]:
+            extra.append((s, "%s's old value is kept in '%s %s', which is "
+                                  "not the %s that __%s_*() write" % (
+                                      s["op"], s["vtype"], s["var"],
+                                      registry.OLDP_TYPES[fm["width"][0]][0],
+                                      fm["width"][1])))
+    for where, why in fm["refused"] + extra:
         reasons.append("%s:%d: %s" % (os.path.relpath(where["file"], root),
                                       where["line"], why))
     atomic = [s for s in fm["sites"] if s["atomic"]]

@@ -129,7 +129,24 @@ SENTINEL_RE = re.compile(
     r"UINT32_MAX|ULONG_MAX|\w*REF_CONSTANT\w*)$")
 
 # Allocators that return zeroed memory (a count of 0 until the first get).
-ZALLOC = ("calloc", "g_new0", "g_malloc0", "g_slice_new0", "zalloc", "kzalloc")
+ZALLOC = ("calloc", "g_new0", "g_malloc0", "g_slice_new0", "zalloc", "kzalloc",
+          "dbus_malloc0")
+# (Macros whose body is one call of these, dbus_new0, are found as well; so
+# are functions that return only such objects, or only objects whose count
+# they assert is 0: model.zero_sources().)
+
+# Assertion macros: a comparison inside one is a check, not a branch
+# (dbus's _dbus_assert (_dbus_atomic_get (&m->refcount) == 0)).
+ASSERT_RE = r"^([A-Za-z0-9_]*_)?assert[A-Za-z0-9_]*$"
+
+# The type a kept old value may have: what the library's __refcount_*()
+# forms write through their oldp argument (int *, long *), by the declared
+# type of the variable as scan.resolve() names it.  int32_t is int on every
+# Linux ABI (glibc, musl), and a project's int32 name resolves to it.
+OLDP_TYPES = {
+    "refcount_t": ("int", "signed int", "signed", "int32_t", "gint"),
+    "refcount_long_t": ("long", "long int", "signed long", "signed long int", "glong"),
+}
 
 # A call that releases the object after the final put (kernel r1's list,
 # plus userspace names).
@@ -146,6 +163,13 @@ def lib_names(prefix, macro):
         "notlast": "!" + prefix + "_dec_and_test(%s)",
         "inc": prefix + "_inc(%s)",
         "create": prefix + "_set(%s, 1)",
+        # a result kept in a variable V (the old value, for a trace): the
+        # __refcount_*() forms write it through oldp.  A dec-and-test's
+        # result must be used; it is true exactly when V == 1, so V keeps
+        # the old value either way.
+        "inc_old": "__" + prefix + "_inc(%s, &%s)",
+        "put_old": "%s = __" + prefix + "_dec_and_test(%s, &%s) ? 1 : %s",
+        "create_old": "(" + prefix + "_set(%s, 1), 0)",
         "dec": prefix + "_dec(%s)",
         "read": prefix + "_read(%s)",
         "set": prefix + "_set(%s, %s)",

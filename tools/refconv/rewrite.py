@@ -64,9 +64,8 @@ def semantic_patch(m, conv):
         add("guard", [key(x) for x in guards], F=field)
         add("sentinel", [key(x) for x in fm["sentinels"] if x not in guards],
             F=field, P=P)
-        created = {(c["file"], c["line"]) for c in fm["creations"]}
         for s in fm["sites"]:
-            if s["meaning"] == "inc" and (s["file"], s["line"]) in created:
+            if s["meaning"] == "inc" and s.get("created"):
                 s["meaning"] = "create"
         by_shape = {}
         for s in fm["sites"]:
@@ -83,6 +82,15 @@ def semantic_patch(m, conv):
                 call, ptr = "X@p(PT, ...)", "PT"
             add("expr", [key(s) for s in ss if s["meaning"] == "read"], DECL=decl,
                 CALL=call, NEW=names["read"] % ptr)
+            # results kept in a variable: the old value through oparg
+            kept = [s for s in ss if s["ctx"].startswith("kept")]
+            add("expr", [key(s) for s in kept if s["meaning"] == "create"], DECL=decl,
+                CALL=call, NEW=names["create_old"] % ptr)
+            add("kept", [key(s) for s in kept if s["meaning"] == "inc"], DECL=decl,
+                CALL=call, NEW=names["inc_old"] % (ptr, "V"))
+            add("kept", [key(s) for s in kept if s["meaning"] in ("last", "notlast")],
+                DECL=decl, CALL=call, NEW=names["put_old"] % ("V", ptr, "V", "V"))
+            ss = [s for s in ss if not s["ctx"].startswith("kept")]
             for what in ("last", "notlast", "inc", "dec", "create"):
                 new = names[what] % ptr
                 for ctx, section in (("cmp", "cmp"), ("cmp+", "cmpadj"),
@@ -178,7 +186,9 @@ def apply(m, incdir):
         return 0
     before = {f: scan.read(f) for f in m["files"]}
     # 1. the uses (spatch)
-    scan.spatch(semantic_patch(m, conv), ["--dir", root], m["incdirs"],
+    touched = sorted({x["file"] for _, fm in conv for k in (
+        "sites", "plain", "reads", "sentinels", "sets") for x in fm[k]})
+    scan.spatch(semantic_patch(m, conv), touched, m["incdirs"],
                 m["macro_file"], in_place=True,
                 workdir=os.path.join(m["work"], "apply"))
     # 2. text edits: declarations, wrapper macros, initialisers, includes
@@ -312,3 +322,9 @@ def hints(root, conv, m):
                       "the count)" % os.path.relpath(p, root))
     print("build: C11 or later compiles the operations inline; below C11 "
           "<refcount/refcount.h> declares them out of line (-lrefcount)")
+    kept = sorted({"%s:%d" % (os.path.relpath(s["file"], root), s["line"])
+                   for _, fm in conv for s in fm["sites"]
+                   if s["ctx"] == "kept" and s["meaning"] in ("inc", "last", "notlast")})
+    if kept:
+        print("build: the __refcount_*() forms (an old value kept, %d sites) "
+              "need C11 or later" % len(kept))

@@ -222,6 +222,16 @@ def conditions(text):
     return out
 
 
+def mentioning(files, names):
+    """The files whose text holds one of NAMES as a word: what a rule about
+    those identifiers can match.  spatch then parses only these (it cannot
+    prefilter on a regex-constrained identifier itself)."""
+    if not names:
+        return []
+    word = re.compile(r"\b(%s)\b" % "|".join(sorted(re.escape(n) for n in names)))
+    return [f for f in files if word.search(read(f))]
+
+
 def spatch(cocci_text, targets, incdirs, macro_lines, in_place=False,
            workdir=None):
     """Run spatch on TARGETS (files or one directory); returns stdout."""
@@ -237,6 +247,8 @@ def spatch(cocci_text, targets, incdirs, macro_lines, in_place=False,
     if in_place:
         cmd += ["--in-place", "--no-show-diff"]
     cmd += targets
+    if not targets:
+        return ""
     r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                        universal_newlines=True, errors="surrogateescape")
     if r.returncode != 0:
