@@ -72,7 +72,7 @@ PROJECTS = {
                          "DBusObjectSubtree.refcount"],
                  also=["DBusMessageFilter.refcount", "?.refcount", "DBusBabysitter.refcount"],
                  inc=["@src", "."],
-                 lib="dbus/.libs/libdbus-1.so", prog="dbus", cost_n=200000),
+                 lib="dbus/.libs/libdbus-1.so", prog="dbus", cost_n=30000),
 }
 # Two lanes for two CPUs: dbus (most of the time) beside the others.
 LANES = [["dbus"], ["jansson", "json-c-on", "json-c-off"]]
