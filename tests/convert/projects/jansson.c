@@ -5,10 +5,9 @@
  * Built against the original and the converted jansson.
  */
 #include <jansson.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <time.h>
+
+#include "cost.h"
 
 static int frees;
 static void keep(void *p)
@@ -36,16 +35,11 @@ int main(int argc, char **argv)
 #endif
 		return 0;
 	}
-	long n = argc > 2 ? atol(argv[2]) : 1000000;
-	struct timespec a, b;
-	clock_gettime(CLOCK_MONOTONIC, &a);
-	for (long i = 0; i < n; i++) {
+	COST_LOOP(argc > 2 ? atol(argv[2]) : 1000000, i, {
 		json_t *o = json_integer(i);
 		json_incref(o);
 		json_decref(o);
 		json_decref(o);
-	}
-	clock_gettime(CLOCK_MONOTONIC, &b);
-	printf("%.3f\n", ((b.tv_sec - a.tv_sec) * 1e9 + (b.tv_nsec - a.tv_nsec)) / n);
+	});
 	return 0;
 }
