@@ -103,7 +103,7 @@ CHECK_TARGETS += check-nonatomic
 # with three mutants of src/report.c: "every" ignored, the log opened
 # without O_APPEND, and an unopenable log not said.
 T_LOG := $(TB)/report-log
-T_LOG_MUT_every := s/!(report_flags() \& REPORT_EVERY)/1/
+T_LOG_MUT_every := s/!(report_flags() \& REPORT_EVERY)/!(report_flags() \& 0)/
 T_LOG_MUT_append := s/O_WRONLY | O_APPEND | O_CREAT/O_WRONLY | O_CREAT/
 T_LOG_MUT_nolog := s/report_log_failed(path, errno);/;/
 $(T_LOG)/report-%.o: src/report.c $(LIB_HDRS) | $(UNIT_NEED)

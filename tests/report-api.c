@@ -141,6 +141,36 @@ Test(report_api, reset_prints_again)
 	cr_assert_eq(count_lines(out), 2, "got \"%s\"", out);
 }
 
+/*
+ * REFCOUNT_REPORT is read at the first report and again after a reset: set
+ * with setenv() in between, "every" takes effect only after the reset.
+ */
+static void every_after_reset(void *arg)
+{
+	refcount_t r;
+
+	(void)arg;
+	unsetenv("REFCOUNT_REPORT");
+	refcount_report_reset();
+	misuse_site(&r);
+	misuse_site(&r); /* once per message: nothing more */
+	setenv("REFCOUNT_REPORT", "every", 1);
+	misuse_site(&r); /* read at the first report: still nothing */
+	refcount_report_reset();
+	misuse_site(&r); /* read again: printed, */
+	misuse_site(&r); /* and every time */
+}
+
+Test(report_api, env_read_again_after_reset)
+{
+	char out[2048];
+	int status =
+		run_captured(every_after_reset, NULL, NULL, out, sizeof(out));
+
+	cr_assert(WIFEXITED(status) && !WEXITSTATUS(status));
+	cr_assert_eq(count_lines(out), 3, "got \"%s\"", out);
+}
+
 static int with_abort(const char *value, char *out, size_t len)
 {
 	return run_captured(misuse, NULL, value, out, len);

@@ -244,7 +244,10 @@ refcount_report_fn refcount_set_report_handler(refcount_report_fn fn);
  * names it (e.g. ADD_UAF), caller as refcount_report_format() writes it,
  * message empty for a silent report; FILE is not created when nothing is
  * reported, and one that cannot be opened or written is said once on
- * stderr.  Like
+ * stderr.  Both variables are read at the first report, and again after
+ * refcount_report_reset() or refcount_set_report_handler*() (a test that
+ * sets them with setenv() calls one of those); the summary at exit reads
+ * REFCOUNT_REPORT then.  Like
  * panic_on_warn it only fires on a report that prints: the silent cases
  * above are counted but do not abort.  To stop on every detected misuse,
  * install a handler that aborts.
