@@ -11,7 +11,7 @@
 /** REFCOUNT_VERSION_MAJOR - incompatible changes of the API or ABI */
 #define REFCOUNT_VERSION_MAJOR 0
 /** REFCOUNT_VERSION_MINOR - compatible additions */
-#define REFCOUNT_VERSION_MINOR 3
+#define REFCOUNT_VERSION_MINOR 4
 /** REFCOUNT_VERSION_PATCH - fixes */
 #define REFCOUNT_VERSION_PATCH 0
 

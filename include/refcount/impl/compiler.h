@@ -65,6 +65,8 @@
 		__asm__("" : "+r"(__no));                                      \
 		__no;                                                          \
 	})
+/* The same for true: the error paths of the saturating try-get. */
+#define __refcount_opaque_true() (!__refcount_opaque_false())
 
 /*
  * __refcount_no_tail(): after a call into the library that may report, it
