@@ -51,11 +51,11 @@ static _Alignas(BENCH_SLOT) char shared_slot[BENCH_SLOT];
  * of 2 MiB, row i's counters filling block i of every group, and the
  * region is faulted in in address order.  Counter j of a row is slot
  * obj_slot(j) from objs[i].  With an array per row, each row had its own
- * run of physical memory, whose TLB and host-paging costs differed by up to
- * 12% between rows running identical code, and differently in each run.
- * Interleaved by 2 MiB, every row samples the same memory, and no two rows
- * share a page-table line (with 4 KiB pages the first row of each 8 paid
- * for the others' page walks).
+ * run of physical memory, with its own TLB and host-paging costs; shared
+ * and interleaved by 2 MiB, every row samples the same memory, and no two
+ * rows share a page-table line (interleaved by 4 KiB pages, the first row
+ * of every eight paid for the others' page walks).  A precaution: no bias
+ * was measured with separate arrays (docs/bench.md, "Memory").
  */
 #define OBJ_BLOCK (2u << 20)
 #define OBJ_PER_BLOCK (OBJ_BLOCK / BENCH_SLOT)
