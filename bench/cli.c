@@ -46,6 +46,7 @@ static void usage(FILE *f)
 		"  --precise[=S]   then more rounds, up to S seconds (600), "
 		"until the\n"
 		"                  target's 95%% intervals are within +-1%%\n"
+		"                  and each one's goal met or missed\n"
 		"  --[no-]progress progress bar on stderr (default: if a "
 		"tty, or --full)\n",
 		MAX_ROUNDS, MAX_THREADS);

@@ -244,10 +244,15 @@ void ratio_ci(const double *ratio, unsigned int n, double *lo, double *hi);
 double ci_half(double lo, double hi);
 /* "met" (hi <= goal), "missed" (lo > goal) or "unresolved". */
 const char *ci_verdict(double lo, double hi, double goal);
-/* --precise: more rounds until the target's intervals are within +-1%. */
+/* The goal for the target row's ratio in @g (bench/targets.c); 0: none. */
+double goal_of(const struct group *g);
+/*
+ * --precise: more rounds until the target's intervals are within +-1% and
+ * each verdict against a goal is "met" or "missed".
+ */
 #define PRECISE_HALF 0.01
 void run_precise(void);
 extern unsigned int precise_rounds; /* rounds --precise added */
-extern bool precise_resolved; /* every interval within PRECISE_HALF */
+extern bool precise_resolved; /* every interval finished (as above) */
 
 #endif /* REFCOUNT_BENCH_DRIVER_H */

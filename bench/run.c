@@ -142,27 +142,48 @@ static uint64_t contend(const struct bench_impl *impl, unsigned int threads,
 	return end - t0;
 }
 
-/*
- * A random permutation of 0..n-1 (xorshift64, fixed seed), as slots
- * (obj_slot()).
- */
+/* Fisher-Yates over v[0..n-1], drawing from the xorshift64 state *@x. */
+static void permute(uint32_t *v, uint32_t n, uint64_t *x)
+{
+	for (uint32_t i = n ? n - 1 : 0; i > 0; i--) {
+		uint32_t j, t;
+
+		*x ^= *x << 13;
+		*x ^= *x >> 7;
+		*x ^= *x << 17;
+		j = (uint32_t)(*x % (i + 1));
+		t = v[i];
+		v[i] = v[j];
+		v[j] = t;
+	}
+}
+
+/* A random permutation of 0..n-1 (fixed seed), as slots (obj_slot()). */
 static void shuffle(uint32_t n)
 {
 	uint64_t x = 88172645463325252ull;
 
 	for (uint32_t i = 0; i < n; i++)
 		order[i] = obj_slot(i);
-	for (uint32_t i = n - 1; i > 0; i--) {
-		uint32_t j, t;
+	permute(order, n, &x);
+}
 
-		x ^= x << 13;
-		x ^= x >> 7;
-		x ^= x << 17;
-		j = (uint32_t)(x % (i + 1));
-		t = order[i];
-		order[i] = order[j];
-		order[j] = t;
-	}
+/*
+ * The rows' order in the next slice: a new permutation every slice (one
+ * fixed seed per run), so that over a round each row runs in every
+ * position and after every other row.  With one fixed order a row always
+ * ran after the same row, and anything that row left behind (a cache, a
+ * thread's exit, the scheduler's state) was in its figure.
+ */
+static const uint32_t *slice_order(void)
+{
+	static uint64_t x = 0x9e3779b97f4a7c15ull;
+	static uint32_t ord[NR_IMPLS];
+
+	for (uint32_t i = 0; i < NR_IMPLS; i++)
+		ord[i] = i;
+	permute(ord, NR_IMPLS, &x);
+	return ord;
 }
 
 static double clock_s(clockid_t id)
@@ -255,9 +276,14 @@ static void timing_round(struct group *g, int r)
 		bench_fail("out of memory for %zu slices", k);
 	round_label(g, r, "(all rows, in slices)");
 	for (size_t s = 0; s < k; s++) {
-		for (unsigned int i = 0; i < NR_IMPLS; i++)
+		const uint32_t *ord = slice_order();
+
+		for (unsigned int j = 0; j < NR_IMPLS; j++) {
+			unsigned int i = ord[j];
+
 			c[i * k + s] =
 				(double)impls[i]->timing(shared_slot, m, &p);
+		}
 		bar.done += (r < 0 ? 1.0 / 8 : 1) * NR_IMPLS / (double)k;
 		if (opt.progress && s % 16 == 0)
 			bench_progress_draw(&p);
@@ -301,8 +327,10 @@ static void objects_round(struct group *g, int r)
 		for (uint32_t off = 0; off < n; off += OBJECTS_SLICE, s++) {
 			uint32_t len = n - off < OBJECTS_SLICE ? n - off :
 								 OBJECTS_SLICE;
+			const uint32_t *ord = slice_order();
 
-			for (unsigned int i = 0; i < NR_IMPLS; i++) {
+			for (unsigned int j = 0; j < NR_IMPLS; j++) {
+				unsigned int i = ord[j];
 				uint64_t t0 = bench_now();
 
 				(g->lookup ? impls[i]->objs_lookup :
@@ -340,9 +368,14 @@ static void contention_round(struct group *g, int r)
 		bench_fail("out of memory for %zu slices", k);
 	round_label(g, r, "(all rows, in slices)");
 	for (size_t s = 0; s < k; s++) {
-		for (unsigned int i = 0; i < NR_IMPLS; i++)
+		const uint32_t *ord = slice_order();
+
+		for (unsigned int j = 0; j < NR_IMPLS; j++) {
+			unsigned int i = ord[j];
+
 			c[i * k + s] = (double)contend(impls[i], g->threads, m,
 						       g->lookup, NULL);
+		}
 		bar.done += (r < 0 ? 1.0 / 8 : 1) * NR_IMPLS / (double)k;
 		if (opt.progress)
 			bench_progress_draw(&p);
@@ -393,21 +426,37 @@ static void run_group(struct group *g)
 unsigned int precise_rounds;
 bool precise_resolved;
 
-/* The group whose target-row interval is widest, and that width. */
-static struct group *widest(double *half)
+/*
+ * How far the target row's interval in @g is from done, 0 when it is: its
+ * half-width while that is over PRECISE_HALF; else, while its goal's verdict
+ * is "unresolved", that half-width too (so the widest goes first).
+ */
+static double unfinished(const struct group *g)
+{
+	const struct cell *c = &g->cell[target];
+	double half = ci_half(c->ci_lo, c->ci_hi), goal = goal_of(g);
+
+	if (g->suite == CODESIZE)
+		return 0;
+	if (half > PRECISE_HALF)
+		return half;
+	if (goal && !strcmp(ci_verdict(c->ci_lo, c->ci_hi, goal), "unresolved"))
+		return half;
+	return 0;
+}
+
+/* The unfinished group that can take another round and is widest. */
+static struct group *widest(void)
 {
 	struct group *w = NULL;
+	double most = 0;
 
-	*half = 0;
 	for (unsigned int k = 0; k < nr_groups; k++) {
-		struct group *g = &groups[k];
-		double h =
-			ci_half(g->cell[target].ci_lo, g->cell[target].ci_hi);
+		double u = unfinished(&groups[k]);
 
-		if (g->suite != CODESIZE && g->rounds < MAX_ROUNDS &&
-		    h > *half) {
-			*half = h;
-			w = g;
+		if (groups[k].rounds < MAX_ROUNDS && u > most) {
+			most = u;
+			w = &groups[k];
 		}
 	}
 	return w;
@@ -416,27 +465,28 @@ static struct group *widest(double *half)
 /*
  * --precise: one more round at a time for the measurement whose interval of
  * the target row's ratio is widest, until every one is within
- * +-PRECISE_HALF, or MAX_ROUNDS, or opt.precise seconds have passed.
+ * +-PRECISE_HALF and says "met" or "missed" of its goal, or has MAX_ROUNDS,
+ * or opt.precise seconds have passed.  Going on until a verdict is reached
+ * is optional stopping: a ratio that sits exactly on its goal is called met
+ * more often than the 2.5% a single look would allow (docs/bench.md).
  */
 void run_precise(void)
 {
-	double end = mono() + opt.precise, half;
+	double end = mono() + opt.precise;
 	struct group *g;
 
 	/* run_all() left the objects and their order allocated. */
-	while ((g = widest(&half)) && half > PRECISE_HALF && mono() < end) {
+	while ((g = widest()) && mono() < end) {
 		bar.total += NR_IMPLS;
 		run_round(g, (int)g->rounds++);
 		sum_up(g);
 		precise_rounds++;
 	}
 	bar_clear();
-	/* resolved only if no interval is wider, the ones at MAX_ROUNDS too */
+	/* finished only if every one is, the ones at MAX_ROUNDS too */
 	precise_resolved = true;
 	for (unsigned int k = 0; k < nr_groups; k++)
-		if (groups[k].suite != CODESIZE &&
-		    ci_half(groups[k].cell[target].ci_lo,
-			    groups[k].cell[target].ci_hi) > PRECISE_HALF)
+		if (unfinished(&groups[k]))
 			precise_resolved = false;
 	free_objects();
 }

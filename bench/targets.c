@@ -77,7 +77,7 @@ static const char *range_text(enum suite su, unsigned int a, unsigned int b,
  * the goal for the target row's ratio to the baseline.  The objects goal is
  * for the big set (the small one is cache-resident); 0: none.
  */
-static double goal_of(const struct group *g)
+double goal_of(const struct group *g)
 {
 	switch (g->suite) {
 	case TIMING:
@@ -130,9 +130,10 @@ static void print_intervals(void)
 	if (opt.precise)
 		printf("    --precise: %u more rounds; %s\n", precise_rounds,
 		       precise_resolved ?
-			       "every interval within +-1%" :
-			       "not every interval within +-1% (time or "
-			       "rounds ran out)");
+			       "every interval within +-1%, every verdict "
+			       "met or missed" :
+			       "not every interval within +-1% with a "
+			       "verdict (time or rounds ran out)");
 }
 
 /* The contention groups: how many met the target, and the worst one. */
