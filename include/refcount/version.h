@@ -13,7 +13,7 @@
 /** REFCOUNT_VERSION_MINOR - compatible additions */
 #define REFCOUNT_VERSION_MINOR 4
 /** REFCOUNT_VERSION_PATCH - fixes */
-#define REFCOUNT_VERSION_PATCH 0
+#define REFCOUNT_VERSION_PATCH 1
 
 /**
  * REFCOUNT_VERSION - the version as one number, for comparisons
