@@ -12,7 +12,8 @@
  *
  * Method: cycles are TSC cycles (its frequency is measured and printed).
  * Each measurement is repeated in rounds, the rows interleaved within a
- * round (A B C ... A B C ...) after one warm-up round; the median is
+ * round (every row once per slice, in a new random order each slice)
+ * after one warm-up round; the median is
  * reported with min-max, and each ratio to the baseline row (atomic_t) is
  * computed within its round before the median is taken.  Single-thread rows
  * run pinned to one CPU.  The protections column is probed at start-up.
@@ -62,7 +63,8 @@
 #define BENCH_VERSION REFCOUNT_VERSION_STRING
 #define MAX_ROUNDS 64
 /*
- * Every suite is timed in slices, the rows in turn within each slice: the
+ * Every suite is timed in slices, every row once within each slice in
+ * slice_order()'s order (bench/run.c): the
  * timing loop as calls of TIMING_SLICE up and TIMING_SLICE down, the
  * objects suite in runs of OBJECTS_SLICE counters, contention in runs of
  * CONTENTION_SLICE pairs per thread.  A round reports the median over its

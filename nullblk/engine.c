@@ -596,8 +596,8 @@ static int fio_nullblk_getevents(struct thread_data *td, unsigned int min,
 	 * other (none while a slice is longer than the queue depth); the
 	 * previous one only until a reap finds it empty.  Up to
 	 * 0.4.0 the current one came first, and with one breed on every
-	 * device the slices of devices 1-3 measured 0.8-2.6% fewer IOPS than
-	 * device 0's; oldest first, they do not (docs/nullblk.md, "The noise
+	 * device the slices of devices 1-3 measured 0.6-2.6% fewer IOPS than
+	 * device 0's in 11 of 13 runs; oldest first, they do not (docs/nullblk.md, "The noise
 	 * floor").  How the order favoured device 0 was not pinned down.
 	 */
 	cur = j->sl.cur.breed;
