@@ -87,6 +87,7 @@ NB_NUM_PARSER(irqmode)
 NB_NUM_PARSER(completion_nsec)
 NB_NUM_PARSER(cycles)
 NB_NUM_PARSER(interleave)
+NB_NUM_PARSER(interleave_same)
 
 static struct fio_option options[] = {
 	{
@@ -192,6 +193,18 @@ static struct fio_option options[] = {
 		.maxval = 1 << 20,
 	},
 	{
+		NB_NUM_OPT("interleave_same", "one breed in every slice",
+			   interleave_same,
+			   "with interleave=, every slice's device of the "
+			   "refcount= breed: the interleaving's A/A control",
+			   "0"),
+		.posval = {
+			{ .ival = "0", .oval = 0, .help = "off: every breed" },
+			{ .ival = "1", .oval = 1,
+			  .help = "on: refcount= on every device" },
+		},
+	},
+	{
 		NB_OPT("slice_log", "slice log", slice_log,
 		       "interleave's slices to this file, .<job number>", ""),
 		.type = FIO_OPT_STR_STORE,
@@ -287,7 +300,8 @@ static bool same_opts(const struct nb_opts *a, const struct nb_opts *b)
 	       a->hw_queue_depth == b->hw_queue_depth &&
 	       a->irqmode == b->irqmode &&
 	       a->completion_nsec == b->completion_nsec && a->path == b->path &&
-	       a->breed == b->breed && a->q_usage == b->q_usage;
+	       a->breed == b->breed && a->q_usage == b->q_usage &&
+	       a->slot == b->slot;
 }
 
 static struct nb_devref *devref_get(const struct nb_opts *o, const char **err)
@@ -411,6 +425,12 @@ static int fio_nullblk_init(struct thread_data *td)
 		td_verror(td, EINVAL, "nullblk init");
 		return 1;
 	}
+	if (o->interleave_same && !o->interleave) {
+		log_err("nullblk: interleave_same=1 needs interleave=N (it "
+			"puts refcount='s breed in every slice)\n");
+		td_verror(td, EINVAL, "nullblk init");
+		return 1;
+	}
 	j = calloc(1, sizeof(*j));
 	if (!j)
 		return 1;
@@ -422,8 +442,11 @@ static int fio_nullblk_init(struct thread_data *td)
 	for (unsigned int i = 0; j->events && i < j->nr_dev; i++) {
 		struct nb_opts oi = *o;
 
-		if (o->interleave)
+		/* interleave_same: a device per slot, as with every breed */
+		if (o->interleave && !o->interleave_same)
 			oi.breed = i;
+		else if (o->interleave)
+			oi.slot = i;
 		j->devs[i] = devref_get(&oi, &err);
 		if (!j->devs[i])
 			break;
@@ -446,10 +469,13 @@ static int fio_nullblk_init(struct thread_data *td)
 	j->sl.timed = !td->o.ramp_time;
 	/* stderr: stdout may be fio's JSON */
 	if (j->interleave)
-		log_err("nullblk: job %s: refcount=every breed, %u I/Os each "
-			"in turn, path=%s queue_mode=%u irqmode=%u\n",
-			td->o.name, j->interleave, path_names[o->path],
-			o->queue_mode, o->irqmode);
+		log_err("nullblk: job %s: refcount=%s%s, %u I/Os each in turn, "
+			"path=%s queue_mode=%u irqmode=%u\n",
+			td->o.name,
+			o->interleave_same ? j->ops->name : "every breed",
+			o->interleave_same ? " on every device" : "",
+			j->interleave, path_names[o->path], o->queue_mode,
+			o->irqmode);
 	else
 		log_err("nullblk: job %s: refcount=%s path=%s queue_mode=%u "
 			"irqmode=%u\n",

@@ -135,10 +135,10 @@ def fio_round(a, tmp, cfg, order, cpus):
 INTERLEAVE = 1024  # I/Os per slice in an interleaved run
 
 
-def interleaved_job_file(tmp, cpus, log):
+def interleaved_job_file(tmp, cpus, log, extra=""):
     """jobs/randread-4k.fio with one job section that runs every breed,
     INTERLEAVE I/Os each in turn (the engine's interleave=), its slices
-    to @log.<job number>."""
+    to @log.<job number>; @extra: more lines for that section."""
     path = os.path.join(tmp, "interleaved-" + os.path.basename(nb.JOBFILE))
     with open(nb.JOBFILE) as f:
         text = f.read()
@@ -146,15 +146,16 @@ def interleaved_job_file(tmp, cpus, log):
         text += ("cpus_allowed=%s\ncpus_allowed_policy=split\n"
                  % ",".join(map(str, cpus)))
     with open(path, "w") as f:
-        f.write(text + "\n[interleaved]\ninterleave=%d\nslice_log=%s\n"
-                % (INTERLEAVE, log))
+        f.write(text + "\n[interleaved]\ninterleave=%d\nslice_log=%s\n%s"
+                % (INTERLEAVE, log, extra))
     return path
 
 
-def read_slices(log, tsc_hz):
+def read_slices(log, tsc_hz, by_slot=False):
     """The slices of an interleaved run's jobs (@log.<n>), as one list of
     rounds: {breed: (IOPS, engine clock per I/O)} for each round that has
-    every breed.  The files are removed."""
+    every breed ({slot number: ...} with @by_slot, for interleave_same=1,
+    whose slots share a breed).  The files are removed."""
     out = []
     for fn in sorted(glob.glob(glob.escape(log) + ".*")):
         with open(fn) as f:
@@ -167,7 +168,8 @@ def read_slices(log, tsc_hz):
                     continue
                 rnd, b, ios, over, eng, wall = map(int, line.split())
                 if ios > over and wall > 0:
-                    rounds.setdefault(rnd, {})[names[b]] = (
+                    key = b if by_slot else names[b]
+                    rounds.setdefault(rnd, {})[key] = (
                         ios / wall * per, eng / (ios - over))
         os.remove(fn)
         out += [v for v in rounds.values() if len(v) == len(names)]

@@ -13,6 +13,9 @@ exit, and nothing run or written:
 It also holds the engine to its start line: one line per job on stderr
 naming breed, path and irqmode, with fio's JSON on stdout left whole.
 """
+import argparse
+import contextlib
+import io
 import json
 import os
 import random
@@ -20,6 +23,7 @@ import re
 import sys
 import time
 
+import nbaa
 import nbbench
 import nbtool as nb
 
@@ -79,6 +83,7 @@ def bad_options(breeds):
         rng("completion_nsec=%d" % (NSEC_MAX + 1), 0, NSEC_MAX),
         one_of("cycles=2", ["0 (off)", "1 (on"]),
         rng("interleave=-1", 0, 1 << 20),
+        one_of("interleave_same=2", ["0 (off", "1 (on"]),
     ]
 
 
@@ -119,8 +124,13 @@ def check_bad_options(c, so, tmp, breeds):
     c.ok(rc != 0 and "interleave=64 needs irqmode=0" in err and
          "io engine nullblk init failed" in err,
          "interleave=64 with irqmode=1 accepted", err)
+    rc, out, err = nb.run(nb.fio_cmd(so, "--interleave_same=1",
+                                     "--size=1m"))
+    c.ok(rc != 0 and "interleave_same=1 needs interleave=N" in err and
+         "io engine nullblk init failed" in err,
+         "interleave_same=1 without interleave= accepted", err)
     print("check-nullblk: %d bad option values rejected, on the command "
-          "line and in job files" % (len(bad) + 2))
+          "line and in job files" % (len(bad) + 3))
 
 
 def check_start_line(c, so, breeds):
@@ -187,9 +197,46 @@ def check_cycles(c, so, breeds):
     c.ok(rc == 0 and nb.parse_fio_json(out)["jobs"][0]["read"]["total_ios"]
          == 8000 and got == want[:len(got)] and len(got) == 7,
          "interleave=1000: slices %r, want %r" % (got, want), err)
+    # interleave_same=1: the same slices, refcount='s breed on every device
+    rc, out, err = nb.run(nb.fio_cmd(
+        so, "--interleave=1000", "--interleave_same=1", "--refcount=full",
+        "--slice_log=" + log, "--path=xen-blkback", "--irqmode=0",
+        "--iodepth=8", "--size=64m", "--number_ios=8000",
+        "--output-format=json"))
+    try:
+        with open(log + ".1") as f:
+            head = f.readline()
+        os.remove(log + ".1")
+    except OSError:
+        head = ""
+    c.ok(rc == 0 and "breeds=" + ",".join(["full"] * n) + "\n" in head and
+         "refcount=full on every device" in err,
+         "interleave_same=1: slice log %r" % head, err)
     print("check-nullblk: cycles=1 accounts every I/O of each job, "
-          "cycles=0 none; interleave= logs its slices in rotated order")
+          "cycles=0 none; interleave= logs its slices in rotated order, "
+          "interleave_same=1 one breed in all")
 
+
+
+def check_aa(c, so, breeds, job_env, run):
+    """make nullblk-bench-aa end to end, short: two runs of 200 ms with
+    one breed on every device; a line per slot after slot 0, and a
+    verdict (its figures are not judged: that is a benchmark)."""
+    out, err = io.StringIO(), io.StringIO()
+    a = argparse.Namespace(so=so, path="libaio-5.4", breed=breeds[-1],
+                           runs="2", runtime="200ms", ramp="50ms")
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        rc = nbaa.cmd_aa(a, job_env, run)
+    text = out.getvalue()
+    slots = re.findall(r"^  slot (\d+): IOPS within \[[-+][0-9.]+, "
+                       r"[-+][0-9.]+\] % of slot 0's", text, re.M)
+    c.ok(rc == 0 and slots == [str(s) for s in range(1, len(breeds))] and
+         "refcount=%s on every device" % breeds[-1] in text and
+         re.search(r"^  verdict: ", text, re.M),
+         "nullblk-bench-aa: want a line for slots 1-%d and a verdict" %
+         (len(breeds) - 1), text + err.getvalue())
+    print("check-nullblk: nullblk-bench-aa runs its A/A control and "
+          "reports every slot against slot 0")
 
 # Mutants of nbbench.py's slice reading, each of which check_slices must
 # catch: the mean of the per-round ratios for their median, and rounds

@@ -45,6 +45,7 @@ if __name__ == "__main__":
     # one module, whoever imports it: nbbench and nbcheck read BREEDS
     sys.modules["nbtool"] = sys.modules[__name__]
 
+import nbaa  # noqa: E402
 import nbbench  # noqa: E402
 import nbcheck  # noqa: E402
 import nbqusage  # noqa: E402
@@ -295,6 +296,7 @@ def cmd_check(a):
                             "nullblk-bench.json"))),
         ("intervals", lambda: nbcheck.check_intervals(c, tmp, BREEDS)),
         ("slices", lambda: nbcheck.check_slices(c, tmp, BREEDS)),
+        ("aa", lambda: nbcheck.check_aa(c, a.so, BREEDS, job_env, run)),
     ]
     t0 = time.time()
     for name, fn in checks:
@@ -351,8 +353,8 @@ def main():
     c.add_argument("--cc", default="cc")
     c.add_argument("--only", help="comma-separated checks to run (paths, "
                    "as-typed, jobfile, op-counts, asan, bad-options, "
-                   "start-line, cycles, bench-args, intervals, slices); default "
-                   "all")
+                   "start-line, cycles, bench-args, intervals, slices, "
+                   "aa); default all")
     b = sub.add_parser("bench")
     b.add_argument("--so")
     b.add_argument("--cycles-json", default="build/nullblk-bench-cycles.json")
@@ -382,10 +384,25 @@ def main():
     q.add_argument("--ramp", default="50ms")
     q.add_argument("--repeat", default="3")
     q.add_argument("--breed", default="saturating")
+    aa = sub.add_parser("aa")
+    aa.add_argument("--so", required=True)
+    aa.add_argument("--path", default="libaio-5.4", choices=PATHS)
+    aa.add_argument("--breed", default=BASELINE)
+    aa.add_argument("--runs", default="6")
+    aa.add_argument("--runtime", default="4s")
+    aa.add_argument("--ramp", default="500ms")
     a = ap.parse_args()
     BREEDS[:] = a.breeds.split()
     if BASELINE not in BREEDS:
         ap.error("--breeds must include the baseline, %s" % BASELINE)
+    if a.cmd == "aa":
+        if a.breed not in BREEDS:
+            ap.error("aa: --breed=%s (NB_AA_BREED): not one of %s" %
+                     (a.breed, " ".join(BREEDS)))
+        if not a.runs.isdigit() or int(a.runs) < 2:
+            ap.error("aa: --runs=%s (NB_AA_RUNS): not an integer >= 2 (an "
+                     "interval needs two runs)" % a.runs)
+        return nbaa.cmd_aa(a, job_env, run)
     if a.cmd == "qusage":
         return nbqusage.cmd_qusage(a, JOBFILE, job_env, run, parse_fio_json)
     return {"check": cmd_check, "bench": nbbench.cmd_bench,

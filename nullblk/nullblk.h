@@ -69,6 +69,8 @@ struct nb_opts {
 	/* the engine's own accounting (engine.c only, cycles.h) */
 	unsigned int cycles;
 	unsigned int interleave; /* I/Os per slice, every breed in turn */
+	unsigned int interleave_same; /* 1: refcount='s breed on every device */
+	unsigned int slot; /* not an option: which slot's device (A/A) */
 	char *slice_log; /* where the slices go */
 };
 

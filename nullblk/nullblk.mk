@@ -8,6 +8,8 @@
 #                         the date, commit and CPU
 #   make nullblk-bench-qusage  q_usage=percpu against q_usage=refcount (the
 #                         per-I/O q_usage_counter), numjobs 1 and 2
+#   make nullblk-bench-aa  the interleaved runs' A/A control: one breed on
+#                         every device, each slot against slot 0
 #   make nullblk-bench    the job files under nullblk/jobs/, one table and
 #                         the 95% intervals per path and breed (about 10
 #                         min: NB_BUDGET); NB_QUICK=1 for a smoke run; bad
@@ -126,6 +128,17 @@ nullblk-bench-qusage:
 	$(MAKE) --no-print-directory $(NB_SO)
 	$(NB_TOOL) qusage --so $(NB_SO) --runtime='$(NB_RUNTIME)' \
 		--ramp='$(NB_RAMP)' --repeat='$(or $(NB_REPEAT_QUSAGE),5)'
+
+# The A/A control of the interleaved runs (nullblk/nbaa.py): every slice on a
+# device of one breed (interleave_same=1), each slot's IOPS against slot 0's
+# over NB_AA_RUNS runs (6) of NB_AA_PATH (libaio-5.4), NB_AA_BREED (atomic).
+.PHONY: nullblk-bench-aa
+nullblk-bench-aa:
+	$(NEED) python3 fio
+	$(MAKE) --no-print-directory $(NB_SO)
+	$(NB_TOOL) aa --so $(NB_SO) --runs='$(or $(NB_AA_RUNS),6)' \
+		--path='$(or $(NB_AA_PATH),libaio-5.4)' \
+		--breed='$(or $(NB_AA_BREED),atomic)'
 
 # make nullblk-record: nullblk-bench, recorded in docs/nullblk-run.txt with
 # the date, the commit, the command and the CPU it ran on.
