@@ -171,9 +171,10 @@ static void shuffle(uint32_t n)
 /*
  * The rows' order in the next slice: a new permutation every slice (one
  * fixed seed per run), so that over a round each row runs in every place,
- * and after every other row, about equally often (at random).  With one fixed order a row always
- * ran after the same row, and anything that row left behind (a cache, a
- * thread's exit, the scheduler's state) was in its figure.
+ * and after every other row, about equally often (at random).  With one
+ * fixed order a row always ran after the same row, and anything that row
+ * left behind (a cache, a thread's exit, the scheduler's state) was in its
+ * figure.
  */
 static const uint32_t *slice_order(void)
 {
@@ -259,8 +260,8 @@ static void sum_slices(struct group *g, int r, double *c, size_t k, double ops)
 /*
  * One round of the timing loop (r = -1: the warm-up), in slices of
  * TIMING_SLICE up and down, every row once within each slice, in
- * slice_order()'s order: a row's
- * slice is paired with the baseline's slice of the same moment.  The
+ * slice_order()'s order: a row's slice is paired with the baseline's slice
+ * of the same moment.  The
  * round's cycles per op are the median over its slices, and its ratio the
  * median of the per-slice ratios.
  */
@@ -299,8 +300,8 @@ static void timing_round(struct group *g, int r)
  * One round of the objects suite: every row's counters set to 1 and passed
  * over once, untimed; then @work passes over order[] in slices of
  * OBJECTS_SLICE counters, every row once within each slice (in
- * slice_order()'s order), each on its
- * own counters (one array per row: the rows' counter types differ).
+ * slice_order()'s order), each on its own counters (one array per row: the
+ * rows' counter types differ).
  */
 static void objects_round(struct group *g, int r)
 {

@@ -620,11 +620,12 @@ static int fio_nullblk_getevents(struct thread_data *td, unsigned int min,
 	 * changed) or on the current one's.  Oldest first, as a completion
 	 * queue is: the previous slice's, then the current one's, then any
 	 * other (none while a slice is longer than the queue depth); the
-	 * previous one only until a reap finds it empty.  Up to
-	 * 0.4.0 the current one came first, and with one breed on every
-	 * device the slices of devices 1-3 measured 0.6-2.6% fewer IOPS than
-	 * device 0's in 11 of 13 runs; oldest first, they do not (docs/nullblk.md, "The noise
-	 * floor").  How the order favoured device 0 was not pinned down.
+	 * previous one only until a reap finds it empty.  Up to 0.4.0 the
+	 * current one came first, and with one breed on every device the
+	 * slices of devices 1-3 measured 0.6-2.6% fewer IOPS than device 0's
+	 * in 11 of 13 runs; oldest first, they do not (make nullblk-bench-aa;
+	 * docs/nullblk.md, "The noise floor").  How the order favoured device
+	 * 0 was not pinned down.
 	 */
 	cur = j->sl.cur.breed;
 	if (!j->prev_drained)
