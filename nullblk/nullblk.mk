@@ -18,8 +18,8 @@
 #   fio --ioengine=external:build/fio-nullblk.so --path=libaio-4.14 \
 #       --refcount=full --rw=randread --bs=4k --size=1g --name=nb
 #
-# The engine is one fio-facing unit (engine.c, compiled against fio's own
-# headers) and the block-layer model (blk.c) compiled once per breed of
+# The engine is two fio-facing units (engine.c and its option table
+# options.c, compiled against fio's own headers) and the block-layer model (blk.c) compiled once per breed of
 # $(BREEDS_THREADED) (the breeds that may be shared by threads), with $(call breed_cflags,<breed>).  Three builds: the engine,
 # an op-counting one (-DNULLBLK_COUNT_OPS) and an ASan one, both with object
 # accounting (-DNULLBLK_DEBUG).  nbtool.py is told the breeds (--breeds).
@@ -34,7 +34,7 @@ NB_HDRS    := $(wildcard nullblk/*.h)
 
 # fio's headers are not -Wall -Wextra clean (e.g. unused parameters in their
 # inline helpers), so they come in with -isystem, which silences warnings in
-# them only; our own code in engine.c keeps the full set.  config-host.h is
+# them only; our own code in engine.c and options.c keeps the full set.  config-host.h is
 # what fio's ./configure wrote; fio compiles every file with it and
 # _GNU_SOURCE.
 NB_FIO_CFLAGS = -isystem $(NB_FIO) -include $(NB_FIO)/config-host.h \
@@ -66,11 +66,12 @@ $(NB_GEN)/breed-help.h: $(LIB_HDRS) nullblk/nullblk.mk
 define NB_BUILD
 $(1)/blk-%.o: nullblk/blk.c $(NB_HDRS) $$(LIB_HDRS) | $(1)
 	$$(CC) $$(NB_CFLAGS) $(3) $$(call breed_cflags,$$*) -c $$< -o $$@
-$(1)/engine.o: nullblk/engine.c nullblk/nullblk.h nullblk/cycles.h \
-		$(NB_GEN)/breed-help.h \
+$(1)/engine.o $(1)/options.o: $(1)/%.o: nullblk/%.c nullblk/nullblk.h \
+		nullblk/cycles.h nullblk/options.h $(NB_GEN)/breed-help.h \
 		$$(LIB_HDRS) $(NB_FIO)/config-host.h | $(1)
 	$$(CC) $$(NB_CFLAGS) $(3) -I$(NB_GEN) $$(NB_FIO_CFLAGS) -c $$< -o $$@
-$(2): $(1)/engine.o $(BREEDS_THREADED:%=$(1)/blk-%.o) $$(LIB_PIC_OBJS)
+$(2): $(1)/engine.o $(1)/options.o $(BREEDS_THREADED:%=$(1)/blk-%.o) \
+		$$(LIB_PIC_OBJS)
 	$$(CC) -shared $(3) -pthread $$(LDFLAGS) -o $$@ $$^
 $(1):
 	mkdir -p $$@
