@@ -12,7 +12,7 @@
 # mk/ holds what every area shares (the breed list, the library recipe, the
 # unit-suite recipe); each area keeps its rules in a fragment beside its
 # sources: tests/tests.mk, tests/reliability.mk, tests/tracker.mk,
-# bench/bench.mk, nullblk/nullblk.mk.  A fragment adds its test targets to
+# lab/bench/bench.mk, lab/nullblk/nullblk.mk.  A fragment adds its test targets to
 # CHECK_TARGETS; `make check` runs them all.  docs/architecture.md describes them.
 
 # `make` alone builds the library, whatever the fragments below define first.
@@ -124,8 +124,7 @@ check-rcuref-examples: $(B)/librefcount.a
 
 CHECK_TARGETS += check-example check-rcuref-examples
 include tests/tests.mk
-include bench/bench.mk
-include nullblk/nullblk.mk
+include lab/lab.mk
 include tests/reliability.mk
 include tests/input.mk
 include tests/tracker.mk

@@ -122,13 +122,13 @@ check-report-log: $(T_LOG)/prog $(T_LOG)/prog-every $(T_LOG)/prog-append \
 	sh tests/report-log.sh $^
 CHECK_TARGETS += check-report-log
 
-# What a converted single-threaded get/put costs (bench/nonatomic-cost.c):
+# What a converted single-threaded get/put costs (lab/bench/nonatomic-cost.c):
 # a benchmark, not in make check; run it alone, under the shared lock.
 T_NA_BIN := $(B)/bench/nonatomic-cost
-$(T_NA_BIN): bench/nonatomic-cost.c bench/nonatomic-cost-sat.c \
-		bench/nonatomic-cost.h $(B)/librefcount.a $(LIB_HDRS)
+$(T_NA_BIN): lab/bench/nonatomic-cost.c lab/bench/nonatomic-cost-sat.c \
+		lab/bench/nonatomic-cost.h $(B)/librefcount.a $(LIB_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) bench/nonatomic-cost.c bench/nonatomic-cost-sat.c \
+	$(CC) $(ALL_CFLAGS) lab/bench/nonatomic-cost.c lab/bench/nonatomic-cost-sat.c \
 		$(B)/librefcount.a -o $@
 .PHONY: bench-nonatomic
 bench-nonatomic: $(T_NA_BIN)

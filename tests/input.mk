@@ -1,7 +1,7 @@
 # tests/input.mk - bad input: `make check` runs check-input (issue 9, item 6)
 #
 #   check-input   every bad input of refcount-bench's options, make plot
-#                 (bench/plot.sh), bench/check.jq, and the make variables
+#                 (lab/bench/plot.sh), lab/bench/check.jq, and the make variables
 #                 FUZZ_SECONDS, STRESS_OPS, STRESS_THREADS, PREFIX, LIBDIR
 #                 and WERROR: each must exit non-zero with a message that
 #                 names the value, and write nothing (tests/input.sh).  A

@@ -118,19 +118,19 @@ cmp -s "$dir/ok.json" "$dir/ok.stdout" || bad "--json=FILE is not stdout's JSON"
 	bad "pinned_cpu is not --cpu=${use:-0}"
 "$bench" --help | grep -q -e "--threads=N" || bad "--help"
 
-echo "check-input: bench/check.jq requires the new keys"
+echo "check-input: lab/bench/check.jq requires the new keys"
 json=$dir/ok.json
-jq -e --arg partial 1 -f bench/check.jq "$json" > /dev/null ||
+jq -e --arg partial 1 -f lab/bench/check.jq "$json" > /dev/null ||
 	bad "check.jq refuses refcount-bench --suites=codesize --format=json"
 for k in .machine.loadavg .machine.cpu_share .machine.date .machine.args \
 	.machine.suites .targets; do
 	jq "del($k)" "$json" > "$dir/old.json"
-	if jq -e --arg partial 1 -f bench/check.jq "$dir/old.json" \
+	if jq -e --arg partial 1 -f lab/bench/check.jq "$dir/old.json" \
 		> /dev/null 2>&1; then
 		bad "check.jq accepts a document without $k"
 	fi
 done
-if jq -e -f bench/check.jq "$json" > /dev/null 2>&1; then
+if jq -e -f lab/bench/check.jq "$json" > /dev/null 2>&1; then
 	bad "check.jq (not partial) accepts a --suites=codesize run"
 fi
 
@@ -158,7 +158,7 @@ jq 'del(.results[] | select(.suite == "objects")) |
 	"$dir/full.json" > "$dir/partial.json"
 cp "$dir/full.json" "$dir/stale.json"
 touch -t 200001010000 "$dir/stale.json"
-p() { expect_fail "$1" sh bench/plot.sh "$2" "$out" "$bench"; }
+p() { expect_fail "$1" sh lab/bench/plot.sh "$2" "$out" "$bench"; }
 p "$dir/none.json" "$dir/none.json"
 p "--quick" "$dir/quick.json"
 p "objects" "$dir/partial.json"
@@ -167,7 +167,7 @@ p "older than" "$dir/stale.json"
 echo '{"machine": ' > "$dir/broken.json"
 p "$dir/broken.json" "$dir/broken.json"
 rm -rf "$out"
-if sh bench/plot.sh "$dir/full.json" "$out" "$bench" > "$dir/stdout" \
+if sh lab/bench/plot.sh "$dir/full.json" "$out" "$bench" > "$dir/stdout" \
 	2> "$dir/stderr"; then
 	for c in ratio contention objects; do
 		[ -s "$out/bench-$c.png" ] || bad "plot.sh drew no bench-$c.png"

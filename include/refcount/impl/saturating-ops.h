@@ -147,7 +147,7 @@ __RC_F(add_not_zero)(__RC_V i, __RC_T *r, __RC_V *oldp)
 	 * result is true without testing old again.  0 is a refused try-get;
 	 * after a swap from a bad value the cold path saturates the counter
 	 * (or puts an immortal one back, judged on the swapped value, as the
-	 * kernel's) and reports.  Shapes measured and dropped (docs/bench.md,
+	 * kernel's) and reports.  Shapes measured and dropped (lab/bench.md,
 	 * "Try-gets"): 0.3's, the range compare and a second zero test after
 	 * the swap (10^6 objects 1.10-1.13x atomic_t); one range compare
 	 * before it (a lea on the way to the locked instruction: 1.02x at one

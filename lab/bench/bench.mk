@@ -1,0 +1,236 @@
+# lab/bench/bench.mk - refcount-bench, included by the top-level Makefile
+#
+#   make bench [ARGS='--quick | --full | --format=json ...']
+#                      build and run refcount-bench (about a minute); the
+#                      table goes to stdout, the same run's JSON to
+#                      build/bench/bench.json
+#   make bench-record  the same run, written to lab/results/bench-run.txt with the
+#                      date, commit and command (the output names the CPU)
+#   make plot          PNG charts from build/bench/bench.json (runs the
+#                      benchmark first if there is none) into build/bench/;
+#                      refuses a --quick, partial or stale run
+#   make check-bench   smoke test (part of make check): --quick, then check
+#                      the structure of the JSON, never the speed
+#
+# The peers come from their Debian packages: liburcu (urcu/ref.h), GLib
+# (gatomicrefcount) and Concurrency Kit (ck_pr.h); mk/need installs them.
+#
+# The files:
+#   lab/bench/bench.h      what a row shares with the driver (struct bench_impl)
+#   lab/bench/loops.h      the template of a row's timed loops and probes
+#   lab/bench/breed.c      a breed's row: built once per breed of $(BREEDS_THREADED) (the breeds that may be shared by threads), with
+#                      $(call breed_cflags,<breed>) -DBENCH_SFX=<breed>
+#   lab/bench/peer-*.c     the baseline (c11: atomic_t) and the peers' rows;
+#                      peer-rcuref.c and peer-fileref.c are rcuref_t and
+#                      file_ref_t (<refcount/rcuref.h>, kind PEER);
+#                      peer-percpu.c is percpu_ref (<refcount/percpu_ref.h>)
+#   lab/bench/codesize.sh  the code size table, read from the row objects with
+#                      nm and objdump, as the generated codesize.h
+#   lab/bench/driver.h     what the driver's stages share; one file per stage:
+#     cli.c            main() and the options
+#     machine.c        the machine: CPUs, TSC frequency, pinning
+#     probe.c          the protection probes
+#     run.c            the rows table, the plan and the run, with its medians
+#     report.c         what both reports share: the build (-DBENCH_CFLAGS),
+#                      the code size table (codesize.h), the kernel's figures
+#     report-text.c    the text tables; targets.c, the targets that end them
+#     report-json.c    the JSON document
+#     util.c           bench_fail() and the progress bar (the rows call them)
+# Data flow: cli parses -> machine probes -> protection probes -> plan ->
+# run -> text or JSON report.
+
+BENCH_DIR  := $(B)/bench
+BENCH_BIN  := $(BENCH_DIR)/refcount-bench
+BENCH_JSON := $(BENCH_DIR)/bench.json
+BENCH_PEERS := c11 urcu glib ck rcuref fileref percpu
+BENCH_ROW_OBJS := $(BREEDS_THREADED:%=$(BENCH_DIR)/breed-%.o) \
+	$(BENCH_PEERS:%=$(BENCH_DIR)/peer-%.o)
+BENCH_SRC_HDRS := lab/bench/bench.h lab/bench/loops.h $(LIB_HDRS)
+BENCH_DRIVER := cli machine probe run report report-text targets \
+	report-json util
+BENCH_DRIVER_OBJS := $(BENCH_DRIVER:%=$(BENCH_DIR)/%.o)
+# report.c prints the flags it was built with and includes codesize.h.
+BENCH_REPORT_CFLAGS = -I$(BENCH_DIR) -DBENCH_CFLAGS='"$(strip $(ALL_CFLAGS))"'
+NM ?= nm
+OBJDUMP ?= objdump
+
+# pkg-config may not be installed yet when make reads this file: expand at
+# recipe time, after bench-need.
+BENCH_GLIB_CFLAGS = $$(pkg-config --cflags glib-2.0)
+BENCH_GLIB_LIBS = $$(pkg-config --libs glib-2.0)
+BENCH_LIBGLIB = $$(pkg-config --variable=libdir glib-2.0)/libglib-2.0.so
+
+.PHONY: bench plot check-bench bench-need
+CHECK_TARGETS += check-bench
+
+bench-need:
+	@$(NEED) liburcu-dev libglib2.0-dev libck-dev pkg-config binutils
+
+$(BENCH_DIR):
+	mkdir -p $@
+
+# Every row's functions and loops start on a 64-byte boundary, so that where
+# a row's loops sit in the cache lines and fetch blocks is a property of its
+# own code, the same in every build, and not of how much code the linker put
+# before it (a 5% swing in the timing loop from one build to the next was
+# measured without this; lab/bench.md, "Method").
+BENCH_ROW_CFLAGS := -falign-functions=64 -falign-loops=64
+
+$(BENCH_DIR)/breed-%.o: lab/bench/breed.c $(BENCH_SRC_HDRS) lab/bench/bench.mk \
+		| $(BENCH_DIR) bench-need
+	$(CC) $(ALL_CFLAGS) $(BENCH_ROW_CFLAGS) -DBENCH_SFX=$* \
+		$(call breed_cflags,$*) -c $< -o $@
+
+$(BENCH_DIR)/peer-%.o: lab/bench/peer-%.c $(BENCH_SRC_HDRS) lab/bench/bench.mk \
+		| $(BENCH_DIR) bench-need
+	$(CC) $(ALL_CFLAGS) $(BENCH_ROW_CFLAGS) \
+		$(if $(filter glib,$*),$(BENCH_GLIB_CFLAGS)) -c $< -o $@
+
+$(BENCH_DIR)/codesize.h: lab/bench/codesize.sh $(BENCH_ROW_OBJS) $(B)/librefcount.a
+	sh lab/bench/codesize.sh $(NM) $(OBJDUMP) \
+		"$(B)/librefcount.a $(BENCH_LIBGLIB)" $(BENCH_ROW_OBJS) > $@.tmp
+	mv $@.tmp $@
+
+# The same call sites on other architectures, from cross-compiled objects of
+# the baseline and the breeds (the peers' headers are the host's): aarch64
+# with LL/SC (ARMv8.0) and with LSE (ARMv8.1), and i386.  No timing: only
+# bytes and instructions, which qemu-user's timing could not give.
+BENCH_ARCHS := aarch64 aarch64_lse i386
+BENCH_XCC_aarch64 := aarch64-linux-gnu-gcc -march=armv8-a
+BENCH_XCC_aarch64_lse := aarch64-linux-gnu-gcc -march=armv8.1-a
+BENCH_XCC_i386 := i686-linux-gnu-gcc
+BENCH_XBIN_aarch64 := aarch64-linux-gnu-
+BENCH_XBIN_aarch64_lse := aarch64-linux-gnu-
+BENCH_XBIN_i386 := i686-linux-gnu-
+BENCH_XNAME_aarch64 := aarch64 LL/SC
+BENCH_XNAME_aarch64_lse := aarch64 LSE
+BENCH_XNAME_i386 := i386
+BENCH_XNEED := $(BENCH_DIR)/.xneed
+$(BENCH_XNEED): | $(BENCH_DIR)
+	$(NEED) gcc-aarch64-linux-gnu gcc-i686-linux-gnu \
+		libc6-dev-arm64-cross libc6-dev-i386-cross
+	touch $@
+
+define BENCH_XARCH
+BENCH_XOBJS_$(1) := $(BREEDS_THREADED:%=$(BENCH_DIR)/x-$(1)/breed-%.o) \
+	$(BENCH_DIR)/x-$(1)/peer-c11.o
+$(BENCH_DIR)/x-$(1)/breed-%.o: lab/bench/breed.c $(BENCH_SRC_HDRS) $(LIB_HDRS) \
+		| $(BENCH_XNEED)
+	@mkdir -p $$(@D)
+	$(BENCH_XCC_$(1)) $$(ALL_CFLAGS) -DBENCH_SFX=$$* \
+		$$(call breed_cflags,$$*) -c $$< -o $$@
+$(BENCH_DIR)/x-$(1)/peer-c11.o: lab/bench/peer-c11.c $(BENCH_SRC_HDRS) \
+		| $(BENCH_XNEED)
+	@mkdir -p $$(@D)
+	$(BENCH_XCC_$(1)) $$(ALL_CFLAGS) -c $$< -o $$@
+$(BENCH_DIR)/x-$(1)/codesize.h: lab/bench/codesize.sh $$(BENCH_XOBJS_$(1))
+	CS_NAME=bench_cs_$(1) sh lab/bench/codesize.sh $(BENCH_XBIN_$(1))nm \
+		$(BENCH_XBIN_$(1))objdump "" $$(BENCH_XOBJS_$(1)) > $$@.tmp
+	mv $$@.tmp $$@
+endef
+$(foreach a,$(BENCH_ARCHS),$(eval $(call BENCH_XARCH,$(a))))
+
+$(BENCH_DIR)/codesize-arch.h: $(BENCH_ARCHS:%=$(BENCH_DIR)/x-%/codesize.h)
+	{ cat $^; \
+	  echo "const struct bench_cs_arch cs_archs[] = {"; \
+	  $(foreach a,$(BENCH_ARCHS),echo '	{ "$(BENCH_XNAME_$(a))", bench_cs_$(a), BENCH_CS_$(shell echo $(a) | tr a-z A-Z)_EMPTY, BENCH_CS_$(shell echo $(a) | tr a-z A-Z)_EMPTY_INSNS },';) \
+	  echo "};"; \
+	  echo "const unsigned int nr_cs_archs = sizeof(cs_archs) / sizeof(cs_archs[0]);"; \
+	} > $@.tmp
+	mv $@.tmp $@
+
+$(BENCH_DRIVER_OBJS): $(BENCH_DIR)/%.o: lab/bench/%.c lab/bench/driver.h lab/bench/bench.h \
+		$(LIB_HDRS) | $(BENCH_DIR)
+	$(CC) $(ALL_CFLAGS) $(if $(filter report,$*),$(BENCH_REPORT_CFLAGS)) \
+		-c $< -o $@
+
+$(BENCH_DIR)/report.o: $(BENCH_DIR)/codesize.h $(BENCH_DIR)/codesize-arch.h
+
+$(BENCH_BIN): $(BENCH_DRIVER_OBJS) $(BENCH_ROW_OBJS) $(B)/librefcount.a
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(BENCH_GLIB_LIBS) -lm
+
+bench: $(BENCH_BIN)
+	@$(BENCH_BIN) --json=$(BENCH_JSON) $(ARGS)
+
+# make bench-record: the same run, recorded in lab/results/bench-run.txt with the
+# date, the commit and the command; the output names the machine.
+.PHONY: bench-record
+bench-record: $(BENCH_BIN)
+	{ echo "make bench-record ARGS='$(ARGS)' on $$(date -u +%F), commit $$(git describe --always --dirty 2>/dev/null)"; \
+	  echo; $(BENCH_BIN) --no-progress $(ARGS); } > lab/results/bench-run.txt.tmp
+	mv lab/results/bench-run.txt.tmp lab/results/bench-run.txt
+	@echo "bench-record: lab/results/bench-run.txt"
+
+$(BENCH_JSON): | $(BENCH_BIN)
+	$(BENCH_BIN) --format=json $(ARGS) > $@.tmp
+	mv $@.tmp $@
+
+# plot.sh refuses a --quick, partial or stale run (older than the binary,
+# which is brought up to date first).
+plot: $(BENCH_JSON) $(BENCH_BIN) lab/bench/plot.sh
+	@$(NEED) gnuplot-nox jq
+	sh lab/bench/plot.sh $(BENCH_JSON) $(BENCH_DIR) $(BENCH_BIN)
+
+check-bench: $(BENCH_BIN)
+	@$(NEED) jq
+	$(BENCH_BIN) --quick --format=json --no-progress \
+		> $(BENCH_DIR)/quick.json
+	jq -e -f lab/bench/check.jq $(BENCH_DIR)/quick.json > /dev/null
+	@echo "check-bench: refcount-bench --quick --format=json is well formed"
+
+# The README's lookup table, timed (lab/bench/lookup-table.c): kref under a
+# mutex against rcuref_t with liburcu, 1 and 2 threads.  `make
+# bench-lookup`; check-bench-lookup (make check) runs it small: it must
+# finish and print its table, never a speed.
+LOOKUP_BIN := $(BENCH_DIR)/lookup-table
+$(LOOKUP_BIN): lab/bench/lookup-table.c $(LIB_HDRS) $(B)/librefcount.a | \
+		$(BENCH_DIR) bench-need
+	$(CC) $(ALL_CFLAGS) $< $(B)/librefcount.a -lurcu-memb -o $@
+.PHONY: bench-lookup
+bench-lookup: $(LOOKUP_BIN)
+	$(LOOKUP_BIN) $(ARGS)
+.PHONY: check-bench-lookup
+check-bench-lookup: $(LOOKUP_BIN)
+	$(LOOKUP_BIN) 20000 3 2 > $(BENCH_DIR)/lookup-table.out
+	grep -q 'rcuref speed-up' $(BENCH_DIR)/lookup-table.out
+	@echo "check-bench-lookup: lab/bench/lookup-table runs"
+CHECK_TARGETS += check-bench-lookup
+
+# --- tracker-bench: the ref_tracker's costs (lab/bench.md, 'tracker-bench')
+
+TRACKER_BENCH := $(BENCH_DIR)/tracker-bench
+.PHONY: tracker-bench check-tracker-bench
+$(TRACKER_BENCH): lab/bench/tracker-bench.c $(B)/librefcount.a $(LIB_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -fno-omit-frame-pointer $< $(B)/librefcount.a -o $@
+tracker-bench: $(TRACKER_BENCH)
+	$(TRACKER_BENCH) $(ARGS)
+# Smoke test: --quick runs and prints every figure (never checks speed).
+check-tracker-bench: $(TRACKER_BENCH)
+	$(TRACKER_BENCH) --quick > $(BENCH_DIR)/tracker-bench.out
+	@for l in 'untracked' 'frame-pointer walk' 'backtrace()' \
+		'bytes per live tracked reference' 'stack depot'; do \
+		grep -q "$$l" $(BENCH_DIR)/tracker-bench.out || \
+			{ cat $(BENCH_DIR)/tracker-bench.out; \
+			  echo "check-tracker-bench: no '$$l' line"; exit 1; }; done
+	@echo "check-tracker-bench: passed"
+CHECK_TARGETS += check-tracker-bench
+
+# --- percpu-bench: percpu_ref's kill latency and bytes per object (issue 11)
+
+PERCPU_BENCH := $(BENCH_DIR)/percpu-bench
+.PHONY: bench-percpu check-bench-percpu
+$(PERCPU_BENCH): lab/bench/percpu-bench.c $(B)/librefcount.a $(LIB_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $< $(B)/librefcount.a -o $@
+bench-percpu: $(PERCPU_BENCH)
+	$(PERCPU_BENCH) $(ARGS)
+# Smoke test: --quick runs and prints every figure (never checks speed).
+check-bench-percpu: $(PERCPU_BENCH)
+	$(PERCPU_BENCH) --quick > $(BENCH_DIR)/percpu-bench.out
+	@for l in 'bytes per object' 'kill latency, idle' 'kill latency, busy'; do \
+		grep -q "$$l" $(BENCH_DIR)/percpu-bench.out || \
+			{ cat $(BENCH_DIR)/percpu-bench.out; \
+			  echo "check-bench-percpu: no '$$l' line"; exit 1; }; done
+	@echo "check-bench-percpu: passed"
+CHECK_TARGETS += check-bench-percpu

@@ -1,0 +1,205 @@
+"""check-convert's builds: a project's Debian source and build
+dependencies, its build system (cmake or autotools), its own test suite run
+and read test by test, and the programs of lab/convert/projects/.
+
+Every build and test runs under `nice -n 15` (benchmarks keep priority).
+The baseline and the converted build share one build tree and one set of
+flags: the baseline is configured with -I LIB/include and LIB's
+librefcount.a on the link line, which it does not use (nothing of the
+library is linked in: checked with nm), so that the converted build is an
+incremental `make` of what the conversion changed, not a second configure
+and full build."""
+
+import glob
+import os
+import re
+import shutil
+import subprocess
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+NICE = ["nice", "-n", "15"]
+SUDO = [] if os.getuid() == 0 else ["sudo"]
+
+
+def sh(cmd, cwd=None, env=None, log=None, check=True, nice=True):
+    """Run CMD (appending its output to LOG); raise if it fails and CHECK."""
+    with open(log or os.devnull, "a") as out:
+        r = subprocess.run((NICE if nice else []) + cmd, cwd=cwd, env=env, stdout=out,
+                           stderr=subprocess.STDOUT)
+    if check and r.returncode:
+        raise RuntimeError("%s failed (%d)%s" % (" ".join(cmd), r.returncode,
+                                                 ", see " + log if log else ""))
+    return r.returncode
+
+
+def apt(args, log):
+    """apt-get under the machine's apt lock (helpers share dpkg's lock)."""
+    sh(["flock", "/tmp/apt.lock"] + SUDO + ["env", "DEBIAN_FRONTEND=noninteractive",
+                                            "apt-get"] + args, log=log, nice=False)
+
+
+def fetch(pkg, version, srcdir, log):
+    """The Debian source of PKG, extracted once under SRCDIR (pristine:
+    the report reads it, the builds copy it); its build dependencies
+    installed.  Returns the directory."""
+    dest = os.path.join(srcdir, pkg)
+    if not os.path.isdir(dest):
+        sh(["flock", "/tmp/apt.lock", os.path.join(HERE, "fetch-src.sh"), pkg, version, dest],
+           log=log, nice=False)
+    if subprocess.run(["dpkg-checkbuilddeps"], cwd=dest, stdout=subprocess.DEVNULL,
+                      stderr=subprocess.DEVNULL).returncode:
+        apt(["build-dep", "-y", "-qq", pkg], log)
+    return dest
+
+
+def copy_tree(src, dst):
+    if os.path.isdir(dst):
+        shutil.rmtree(dst)
+    shutil.copytree(src, dst, symlinks=True)
+
+
+def copy_changed(pristine, conv, tree):
+    """The files the tool changed or added in CONV (a copy of PRISTINE)
+    copied into TREE with a new mtime, so that make rebuilds what depends
+    on them; returns their paths."""
+    import filecmp
+    out = []
+    for d, _, files in os.walk(conv):
+        for f in files:
+            c = os.path.join(d, f)
+            rel = os.path.relpath(c, conv)
+            o = os.path.join(pristine, rel)
+            if os.path.islink(c) or (os.path.exists(o) and filecmp.cmp(o, c, shallow=False)):
+                continue
+            os.makedirs(os.path.dirname(os.path.join(tree, rel)), exist_ok=True)
+            shutil.copyfile(c, os.path.join(tree, rel))
+            out.append(rel)
+    return sorted(out)
+
+
+def lib_flags(lib):
+    return "-I%s/include" % lib, "%s/build/librefcount.a -pthread" % lib
+
+
+def test_env(p, src, bdir, env):
+    """ENV with the project's test environment (as its debian/rules runs
+    the tests); @src and @build stand for the two trees, None unsets."""
+    env = dict(env or os.environ)
+    for k, v in p.get("test_env", {}).items():
+        if v is None:
+            env.pop(k, None)
+        else:
+            env[k] = v.replace("@src", src).replace("@build", bdir)
+    return env
+
+
+class CMake:
+    def configure(self, p, src, bdir, lib, log):
+        inc, link = lib_flags(lib)
+        sh(["cmake", src] + p["configure"] + ["-DCMAKE_C_FLAGS=" + inc,
+                                              "-DCMAKE_C_STANDARD_LIBRARIES=" + link],
+           cwd=bdir, log=log)
+
+    def build(self, bdir, jobs, log):
+        sh(["make", "-j%d" % jobs], cwd=bdir, log=log)
+
+    def rebuild(self, bdir, jobs, log):
+        """cmake again first (its cache keeps the checks): a file(COPY) of a
+        header (jansson.h into build/include) is made at configure time and
+        is not a dependency make knows."""
+        sh(["cmake", "."], cwd=bdir, log=log)
+        self.build(bdir, jobs, log)
+
+    def test(self, p, src, bdir, env, jobs, log, only=None):
+        """{test name: passed?} from ctest's own lines."""
+        open(log, "w").close()
+        env = test_env(p, src, bdir, env)
+        sh(["ctest", "-j%d" % jobs] + (["-R", "^(%s)$" % "|".join(only)] if only else []),
+           cwd=bdir, env=env, log=log, check=False)
+        res = {}
+        for m in re.finditer(r"Test\s+#\d+: (\S+) \.+\**\s*([^\n]*?)\s+[\d.]+ sec",
+                             open(log, errors="replace").read()):
+            res[m.group(1)] = m.group(2) == "Passed"
+        return res
+
+
+class Autotools:
+    """A VPATH build: configure runs in the build directory."""
+
+    def configure(self, p, src, bdir, lib, log):
+        inc, link = lib_flags(lib)
+        sh([os.path.join(src, "configure")] + p["configure"] +
+           ["CPPFLAGS=" + inc, "LIBS=" + link], cwd=bdir, log=log)
+
+    def build(self, bdir, jobs, log):
+        sh(["make", "-j%d" % jobs], cwd=bdir, log=log)
+
+    # make's own rules regenerate what config.status made from a changed .in
+    rebuild = build
+
+    def test(self, p, src, bdir, env, jobs, log, only=None):
+        """{test name: passed?} from the automake harness's .trs files
+        (PASS and XFAIL pass; SKIP, FAIL, XPASS, ERROR do not); a TAP
+        test's cases are NAME#1, NAME#2...  ONLY: rerun those tests."""
+        open(log, "w").close()
+        env = test_env(p, src, bdir, env)
+        if only:
+            for t in sorted({t.split("#")[0] for t in only}):
+                d, n = os.path.split(t)
+                sh(["make", "check", "TESTS=" + n], cwd=os.path.join(bdir, d), env=env,
+                   log=log, check=False)
+        else:
+            for trs in glob.glob(os.path.join(bdir, "**", "*.trs"), recursive=True):
+                os.unlink(trs)
+            sh(["make", "-k", "-j%d" % jobs, "check"], cwd=bdir, env=env, log=log,
+               check=False)
+        res = {}
+        for trs in glob.glob(os.path.join(bdir, "**", "*.trs"), recursive=True):
+            found = re.findall(r"^:test-result: (\w+)", open(trs, errors="replace").read(),
+                               re.M)
+            name = os.path.relpath(trs, bdir)[:-4]
+            # a TAP test's results, one per test case, in its order
+            for i, r in enumerate(found or ["ERROR"]):
+                t = name if len(found) == 1 else "%s#%d" % (name, i + 1)
+                if not only or t in only:
+                    res[t] = r in ("PASS", "XFAIL")
+        return res
+
+
+SYSTEMS = {"cmake": CMake(), "autotools": Autotools()}
+
+
+def foreign_symbols(path, lib):
+    """The library's global symbols that PATH defines: none in a baseline."""
+    ours = set()
+    for l in subprocess.run(["nm", "-g", "--defined-only", os.path.join(lib, "build",
+                                                                       "librefcount.a")],
+                            stdout=subprocess.PIPE, universal_newlines=True).stdout.split("\n"):
+        w = l.split()
+        if len(w) == 3 and w[1] in "TDBR":
+            ours.add(w[2])
+    out = subprocess.run(["nm", "-D" if ".so" in path else "-g", "--defined-only", path],
+                         stdout=subprocess.PIPE, universal_newlines=True).stdout
+    return sorted(ours & {l.split()[-1] for l in out.split("\n") if l.strip()})
+
+
+def program(p, name, src, bdir, lib, out, log):
+    """lab/convert/projects/NAME.c against the project's library as built
+    in BDIR now: a static one is linked in; a shared one is first copied
+    next to OUT (the converted build replaces it in BDIR)."""
+    incs = []
+    for i in p["inc"]:
+        incs += ["-I", src if i == "@src" else os.path.join(bdir, i)]
+    libpath = os.path.join(bdir, p["lib"])
+    if libpath.endswith(".a"):
+        libs = [libpath]
+    else:
+        d = out + ".lib"
+        copy_tree(os.path.dirname(libpath), d)
+        libs = ["-L" + d, "-l" + os.path.basename(libpath)[3:].split(".so")[0],
+                "-Wl,-rpath," + d]
+    incs += ["-I", os.path.join(lib, "include")]
+    libs += [os.path.join(lib, "build", "librefcount.a")]
+    sh(["cc", "-O2", "-g", "-std=gnu11"] + incs +
+       [os.path.join(HERE, "projects", name + ".c"), "-o", out] + libs +
+       ["-pthread", "-lm", "-ldl"], log=log)

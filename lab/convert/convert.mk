@@ -1,0 +1,32 @@
+# lab/convert/convert.mk - refcount-convert on real Debian projects.
+#
+# make check-convert: the tool on real Debian projects (jansson 2.14, json-c
+# 0.16 with threading on and off, dbus 1.14.10): source and build
+# dependencies from Debian, baseline and converted test suites, the
+# counters, a misuse replay and a cost ratio, in one table
+# (lab/convert/projects.py, docs/convert-tool.md).  About 10 minutes and
+# the network (apt-get only): not in CHECK_TARGETS; .ci/run runs it after
+# make check.  CONVERT_LIB: the librefcount tree to convert to (include/
+# and build/librefcount.a), this one by default.  CONVERT_ARGS: more
+# options of projects.py (--only NAME..., --no-cost).
+CONVERT_LIB ?= $(CURDIR)
+CONVERT_NEED = coccinelle python3 cmake dpkg-dev util-linux binutils
+.PHONY: check-convert check-convert-mutant
+check-convert: $(B)/librefcount.a
+	@$(NEED) $(CONVERT_NEED)
+	python3 lab/convert/projects.py --lib $(CONVERT_LIB) --work $(CURDIR)/$(B)/convert $(CONVERT_ARGS)
+
+# The harness's own mutants, on jansson: a wrong conversion (a put
+# negated) must make the row FAILED by its tests, and the known findings
+# ignored must make it FAILED by its reports.
+check-convert-mutant: $(B)/librefcount.a
+	@$(NEED) $(CONVERT_NEED)
+	@for m in tests:'tests regressed' reports:'unknown reports'; do \
+		out=$$(python3 lab/convert/projects.py --lib $(CONVERT_LIB) --only jansson \
+			--no-cost --mutant $${m%%:*} --work $(CURDIR)/$(B)/convert-mutant \
+			--src $(CURDIR)/$(B)/convert/src 2>&1) && \
+			{ echo "$$out"; echo "check-convert-mutant: the $${m%%:*} mutant passed"; exit 1; }; \
+		echo "$$out" | grep "jansson: FAILED: .*$${m#*:}" || \
+			{ echo "$$out"; echo "check-convert-mutant: the $${m%%:*} mutant did not fail by $${m#*:}"; exit 1; }; \
+	done
+	@echo "check-convert-mutant: both mutants make the jansson row FAILED, as they must"
