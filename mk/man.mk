@@ -33,7 +33,8 @@ $(MAN_STAMP): tools/kdoc2man.py $(foreach h,$(MAN_HEADERS),$(firstword $(subst =
 	@$(NEED) python3
 	rm -rf $(MAN_DIR) && mkdir -p $(MAN_DIR)
 	python3 tools/kdoc2man.py --out $(MAN_DIR) --version $(VERSION) \
-		--date $(MAN_DATE) $(MAN_HEADERS) > $(B)/man/pages
+		--date $(MAN_DATE) --alias refcount_long_=refcount_ $(MAN_HEADERS) \
+		> $(B)/man/pages
 	touch $@
 
 check-man: $(MAN_STAMP)
