@@ -2,6 +2,7 @@
 #
 #   make man          build/man/man3/*.3 (tools/kdoc2man.py): an overview
 #                     page per public header, a page per function and macro
+#                     (refcount_long_<op>(3): its synopsis, then refcount_<op>(3))
 #   make check-man    every page renders with `man --warnings -l` without a
 #                     warning, every public function and macro has a page, and
 #                     a page with a roff mistake is caught (part of make check)
