@@ -97,9 +97,12 @@ clean:
 	rm -rf $(B)
 
 # The README's example, compiled with -Werror and run against its expected
-# output.
+# output; the README's excerpt of it must be its code (tools/check-excerpt.py,
+# with its control).
 .PHONY: check-example
 check-example: $(B)/librefcount.a
+	@$(NEED) python3
+	python3 tools/check-excerpt.py README.md docs/example-lookup.c
 	$(CC) $(ALL_CFLAGS) docs/example-lookup.c $(B)/librefcount.a -o $(B)/example-lookup
 	$(B)/example-lookup > $(B)/example-lookup.out
 	diff -u docs/example-lookup.expected $(B)/example-lookup.out

@@ -8,6 +8,9 @@
  * A lookup can never revive an object whose count already reached 0.
  *
  * Build: cc -std=gnu11 example-lookup.c $(pkg-config --cflags --libs refcount)
+ *
+ * README.md quotes this file; make check-example checks that the quote is
+ * this code.
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -2,6 +2,7 @@
 #
 #   make man          build/man/man3/*.3 (tools/kdoc2man.py): an overview
 #                     page per public header, a page per function and macro
+#                     (refcount_long_<op>(3): its synopsis, then refcount_<op>(3))
 #   make check-man    every page renders with `man --warnings -l` without a
 #                     warning, every public function and macro has a page, and
 #                     a page with a roff mistake is caught (part of make check)
@@ -33,7 +34,8 @@ $(MAN_STAMP): tools/kdoc2man.py $(foreach h,$(MAN_HEADERS),$(firstword $(subst =
 	@$(NEED) python3
 	rm -rf $(MAN_DIR) && mkdir -p $(MAN_DIR)
 	python3 tools/kdoc2man.py --out $(MAN_DIR) --version $(VERSION) \
-		--date $(MAN_DATE) $(MAN_HEADERS) > $(B)/man/pages
+		--date $(MAN_DATE) --alias refcount_long_=refcount_ $(MAN_HEADERS) \
+		> $(B)/man/pages
 	touch $@
 
 check-man: $(MAN_STAMP)

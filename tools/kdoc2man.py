@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 """kdoc2man: man pages from the kernel-doc comments of librefcount's headers.
 
-    kdoc2man.py --out DIR --version V --date D HEADER=PAGE ...
+    kdoc2man.py --out DIR --version V --date D [--alias FROM=TO] HEADER=PAGE ...
 
 For each HEADER (e.g. include/refcount/kref.h=kref) it writes DIR/PAGE.3, an
 overview page: the header's file comment (its DOC: sections), the types,
@@ -11,7 +11,13 @@ Each documented function or macro gets a page of its own, DIR/NAME.3, made
 from its kernel-doc comment: NAME, SYNOPSIS (the include and the
 declaration), ARGUMENTS, DESCRIPTION, and the sections the project's
 kernel-doc order names (docs/style.md): MEMORY ORDERING, CONTEXT, RETURN
-VALUE, MISUSE, SOURCE.  Every page ends with SEE ALSO.
+VALUE, MISUSE, SOURCE.  A part the comment does not have is left out.  Every
+page ends with SEE ALSO.
+
+--alias FROM=TO (e.g. refcount_long_=refcount_): a public function of a
+HEADER whose name starts with FROM and that has no kernel-doc of its own is
+documented by TO's function of the same suffix: its page gives its own
+synopsis and points to that page (refcount_long_inc(3) to refcount_inc(3)).
 
 It prints the pages it wrote, one per line.  It fails, naming the header and
 line, on a kernel-doc comment it cannot read.
@@ -152,6 +158,38 @@ def parse(path):
     return filedoc, docs
 
 
+PUBLIC = re.compile(r"^(?:static\s+)?(?:__refcount_\w+\s+)*"
+                    r"(?:void|bool|int|unsigned int|unsigned long)\s*\**\s*"
+                    r"(?:__refcount_\w+\s+)*([a-z]\w*)\s*\(", re.M)
+
+
+def public_functions(path):
+    """[(name, declaration)] of the functions HEADER defines or declares."""
+    text = open(path, encoding="utf-8").read()
+    bare = re.sub(r"/\*.*?\*/", lambda m: "\n" * m.group(0).count("\n"),
+                  text, flags=re.S)
+    lines = text.split("\n")
+    out = []
+    for m in PUBLIC.finditer(bare):
+        start = bare.count("\n", 0, m.start())
+        out.append((m.group(1), declaration(lines, start - 1)))
+    return out
+
+
+def alias_page(name, decl, target, include, overview, date, version):
+    """The page of an alias: its synopsis, and TARGET's page for the rest."""
+    m = re.search(r"\b(\w+_t)\s*\*", decl)
+    on = f"on a {m.group(1)}" if m else f"as {overview}(3) describes"
+    r = th(name, date, version)
+    r += [".SH NAME", f"{name} \\- {target}() {on}", ".SH SYNOPSIS", ".nf",
+          f".B #include <{include}>", ".PP", esc(decl), ".fi",
+          ".SH DESCRIPTION", f".BR {name} ()", "is", f".BR {target} (3)",
+          f"{on}: the same arguments, return value, memory ordering, context",
+          "and reports;", f".BR {overview} (3)", "says what differs.",
+          ".SH SEE ALSO", f".BR {target} (3),", f".BR {overview} (3)"]
+    return r
+
+
 def esc(s):
     s = s.replace("\\", "\\e")
     s = re.sub(r"@([A-Za-z_][A-Za-z0-9_]*)", r"\\fI\1\\fR", s)
@@ -286,6 +324,8 @@ def main():
     ap.add_argument("--out", required=True)
     ap.add_argument("--version", required=True)
     ap.add_argument("--date", required=True)
+    ap.add_argument("--alias", action="append", default=[],
+                    metavar="FROM=TO")
     ap.add_argument("headers", nargs="+", metavar="HEADER=PAGE")
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
@@ -309,6 +349,30 @@ def main():
                              "is documented twice")
                 pages[d.name] = function_page(d, include, page, a.date,
                                               a.version)
+    for spec in a.alias:
+        if "=" not in spec:
+            sys.exit(f"kdoc2man: --alias '{spec}' is not FROM=TO")
+        frm, to = spec.split("=", 1)
+        for hspec in a.headers:
+            path, page = hspec.split("=", 1)
+            include = path.split("include/", 1)[-1]
+            for name, decl in public_functions(path):
+                if not name.startswith(frm) or name in pages:
+                    continue
+                target = to + name[len(frm):]
+                if target not in pages:
+                    sys.exit(f"kdoc2man: {path}: {name} has no kernel-doc "
+                             f"and {target} has no page to alias")
+                pages[name] = alias_page(name, decl, target, include, page,
+                                         a.date, a.version)
+                ov = pages[page]
+                at = ov.index(".SH SEE ALSO") if ".SH SEE ALSO" in ov \
+                    else len(ov)
+                if ".SH FUNCTIONS AND MACROS" not in ov:
+                    ov.insert(at, ".SH FUNCTIONS AND MACROS")
+                    at += 1
+                ov[at:at] = [".TP", f".BR {name} (3)",
+                             f"{target}(), on this header's type"]
     for name, lines in sorted(pages.items()):
         out = os.path.join(a.out, name + ".3")
         with open(out + ".tmp", "w", encoding="utf-8") as f:

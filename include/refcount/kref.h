@@ -36,7 +36,7 @@ __REFCOUNT_BEGIN_DECLS
  * @ptr points to something of @member's type.  Defined only if the program
  * has no container_of() of its own.
  *
- * Memory ordering: none.  Context: any.  Return: the structure's address.
+ * Memory ordering: none.  Return: the structure's address.
  *
  * Misuse: a @ptr that is not @member of a @type is undefined behaviour.
  *
@@ -75,7 +75,7 @@ struct kref {
  * @n: the initial number of references, as for REFCOUNT_INIT(); normally 1
  *
  * Similar to REFCOUNT_INIT(), which it wraps.  Memory ordering: none (an
- * initializer).  Misuse: none detected.
+ * initializer).
  *
  * Follows include/linux/kref.h KREF_INIT().
  */
@@ -95,8 +95,6 @@ struct kref {
  * Context: before the object is published; not concurrent with other
  * kref_*() calls on it.
  *
- * Misuse: none detected, in every breed.
- *
  * Follows include/linux/kref.h kref_init().
  */
 static __refcount_inline __refcount_nonnull void kref_init(struct kref *kref)
@@ -113,11 +111,7 @@ static __refcount_inline __refcount_nonnull void kref_init(struct kref *kref)
  * Memory ordering: none (relaxed); the value may be stale at once, so it is
  * for reports and tests.
  *
- * Context: any thread.
- *
  * Return: the count as unsigned int.
- *
- * Misuse: none detected, in every breed.
  *
  * Follows include/linux/kref.h kref_read().
  */

@@ -158,8 +158,6 @@ struct percpu_ref {
  * Return: 0, or -ENOMEM if the slot pool or the data could not be
  * allocated (then the ref is not initialised).
  *
- * Misuse: none detected.
- *
  * Follows lib/percpu-refcount.c percpu_ref_init().
  */
 int percpu_ref_init(struct percpu_ref *ref, percpu_ref_func_t *release,
@@ -274,7 +272,7 @@ static __refcount_always_inline void percpu_ref_put_many(struct percpu_ref *ref,
  * Similar to refcount_dec_and_test() then release():
  * percpu_ref_put_many(@ref, 1).
  *
- * Memory ordering: as percpu_ref_put_many().  Context: any thread.
+ * Memory ordering: as percpu_ref_put_many().
  *
  * Misuse: as percpu_ref_put_many().
  *
@@ -436,7 +434,7 @@ void percpu_ref_switch_to_atomic(struct percpu_ref *ref,
  * Similar to percpu_ref_switch_to_atomic(@ref, NULL), which is already
  * synchronous here.
  *
- * Memory ordering: as percpu_ref_switch_to_atomic().  Context: any thread.
+ * Memory ordering: as percpu_ref_switch_to_atomic().
  *
  * Misuse: as percpu_ref_switch_to_atomic().
  *
@@ -503,12 +501,9 @@ void percpu_ref_reinit(struct percpu_ref *ref);
  * Similar to !refcount_read(), but false in per-CPU mode (where it cannot
  * be 0), and valid after percpu_ref_exit().
  *
- * Memory ordering: a relaxed load; stale as soon as read.  Context: any
- * thread.
+ * Memory ordering: a relaxed load; stale as soon as read.
  *
  * Return: true if the ref is in atomic mode with a count of 0.
- *
- * Misuse: none detected.
  *
  * Follows lib/percpu-refcount.c percpu_ref_is_zero().
  */
@@ -526,8 +521,6 @@ bool percpu_ref_is_zero(struct percpu_ref *ref);
  * Return: true between percpu_ref_kill() and percpu_ref_resurrect() or
  * percpu_ref_reinit().
  *
- * Misuse: none detected.
- *
  * Follows include/linux/percpu-refcount.h percpu_ref_is_dying().
  */
 static inline bool percpu_ref_is_dying(struct percpu_ref *ref)
@@ -542,14 +535,10 @@ static inline bool percpu_ref_is_dying(struct percpu_ref *ref)
  * Similar to nothing in the kernel (a librefcount addition): the choice
  * made at the first percpu_ref_init().
  *
- * Memory ordering: none.  Context: any thread.
+ * Memory ordering: none.
  *
  * Return: "rseq-mm_cid", "rseq-cpu_id", "atomic-slots", or "none" before
  * the first percpu_ref_init().
- *
- * Misuse: none.
- *
- * Source: librefcount.
  */
 const char *percpu_ref_fast_path(void);
 
@@ -559,14 +548,10 @@ const char *percpu_ref_fast_path(void);
  * Similar to nothing in the kernel (nr_cpu_ids there): the number of
  * possible CPUs, each of which gives every object one 8-byte slot.
  *
- * Memory ordering: none.  Context: any thread.
+ * Memory ordering: none.
  *
  * Return: the number of slots per object, 0 before the first
  * percpu_ref_init().
- *
- * Misuse: none.
- *
- * Source: librefcount.
  */
 unsigned int percpu_ref_nr_slots(void);
 

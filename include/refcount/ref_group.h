@@ -118,8 +118,6 @@ void ref_group_init(struct ref_group *grp, const char *name,
  * Memory ordering: the totals are read with relaxed loads, one by one (a
  * snapshot of a moving tree, not an atomic one).
  *
- * Context: any thread.
- *
  * Follows XNU's lldb macro showglobaltaskrefgrps (tools/lldbmacros).
  */
 void ref_group_print(struct ref_group *grp);
@@ -129,8 +127,6 @@ void ref_group_print(struct ref_group *grp);
  * @grp: the top of the tree, or NULL for ref_group_all
  * @buf: where to write, always terminated if @size > 0
  * @size: the size of @buf in bytes
- *
- * Context: any thread.
  *
  * Return: the bytes written, without the terminating NUL: at most @size - 1.
  *
@@ -150,8 +146,6 @@ int ref_group_snprint(struct ref_group *grp, char *buf, size_t size);
  * it prints.  A group without a log writes "%s rlog: off".
  *
  * Memory ordering: a snapshot taken under the log's mutex.
- *
- * Context: any thread.
  *
  * Return: the bytes written, without the terminating NUL.
  *
@@ -217,8 +211,6 @@ static inline int ref_group_log_snprint(struct ref_group *grp, char *buf,
  * starts at 1, one object and one reference more in @grp and its parents.
  *
  * Memory ordering: as kref_init() (none); the totals are relaxed.
- *
- * Context: any thread.
  *
  * Misuse: as kref_init().
  *
@@ -297,8 +289,6 @@ static __refcount_always_inline int kref_put_grp(struct kref *kref,
  * one object and one reference more in @grp and its parents.
  *
  * Memory ordering: none, as refcount_set(); the totals are relaxed.
- *
- * Context: any thread.
  *
  * Misuse: as refcount_set().
  *

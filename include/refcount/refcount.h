@@ -333,8 +333,6 @@ bool __REFCOUNT_SYM(dec_and_lock_at)(refcount_t *r, pthread_spinlock_t *lock,
  * Context: use it to initialise a counter no other thread can see yet, or in
  * tests.
  *
- * Misuse: none detected, in every breed.
- *
  * Follows include/linux/refcount.h refcount_set() (@n is int from v5.5,
  * unsigned int before).
  */
@@ -364,8 +362,6 @@ static __refcount_inline __refcount_nonnull void refcount_set(refcount_t *r,
  * Context: the thread that initialises the object, while its count is still 0
  * (readers may reach the memory, but none can take a reference).
  *
- * Misuse: none detected, in every breed.
- *
  * Follows include/linux/refcount.h refcount_set_release(), added in 2025
  * (Suren Baghdasaryan, for SLAB_TYPESAFE_BY_RCU objects).
  */
@@ -385,15 +381,11 @@ refcount_set_release(refcount_t *r, int n)
  * Memory ordering: none (a relaxed load).  The value may be stale as soon as
  * it is read; use it for reports and tests, not for decisions.
  *
- * Context: any thread.
- *
  * Return: the count, as unsigned int as in the kernel.  REFCOUNT_SATURATED
  * is an int in the atomic, fast and saturating breeds and unsigned in the
  * full breed, so compare as
  * `(int)refcount_read(r) == (int)REFCOUNT_SATURATED` to be warning-clean
  * (-Wsign-compare) in every breed.
- *
- * Misuse: none detected, in every breed.
  *
  * Follows include/linux/refcount.h refcount_read() (still unsigned int
  * today).
@@ -452,8 +444,6 @@ refcount_set_immortal(refcount_t *r)
  * REFCOUNT_MAX nor REFCOUNT_SATURATED is immortal.
  *
  * Memory ordering: none (a relaxed load).
- *
- * Context: any thread.
  *
  * Return: true if @r was made immortal (REFCOUNT_INIT_IMMORTAL,
  * refcount_set_immortal()), false otherwise.
@@ -789,8 +779,6 @@ static __refcount_inline __refcount_nonnull void refcount_dec(refcount_t *r)
  * Return: true if it took the count from 1 to 0.  false if the count was
  * anything else (nothing changed); false does not mean others still hold
  * the object, only that the count was not 1 when compared.
- *
- * Misuse: none detected, the same in every breed.
  *
  * Follows lib/refcount.c refcount_dec_if_one() (identical in every breed).
  */

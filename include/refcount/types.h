@@ -33,7 +33,7 @@ typedef struct refcount_struct {
  *     converted, so REFCOUNT_INIT(REFCOUNT_SATURATED) works in every breed)
  *
  * Similar to ATOMIC_INIT(), as the kernel's REFCOUNT_INIT() is.  Memory
- * ordering: none (an initializer).  Misuse: none detected.
+ * ordering: none (an initializer).
  *
  * Follows include/linux/refcount.h REFCOUNT_INIT().
  */
@@ -53,7 +53,7 @@ typedef struct refcount_struct {
  * this one immortal.  An immortal counter is a silent no-op in every
  * operation of the saturating, fast and nonatomic breeds: nothing changes,
  * nothing is reported, puts never return "last reference", try-gets always
- * succeed.  Memory ordering: none (a constant).  Misuse: none.
+ * succeed.  Memory ordering: none (a constant).
  *
  * This library's addition, after CPython 3.12's immortal objects (PEP 683),
  * whose check is in the hot path; here it is in the cold one.
@@ -66,7 +66,7 @@ typedef struct refcount_struct {
  * REFCOUNT_INIT(REFCOUNT_IMMORTAL), for statically allocated singletons
  * (a JSON library's true, false and null) that every caller gets and puts
  * like any other object but that must never be freed.  Memory ordering:
- * none (an initializer).  Misuse: none detected.
+ * none (an initializer).
  *
  * This library's addition (CPython 3.12's _Py_IMMORTAL_REFCNT).
  */
@@ -92,8 +92,6 @@ typedef struct refcount_struct {
  * 64-bit reference count is file_ref_t, an atomic_long_t.  The name follows
  * atomic_long_t (a long, whatever its width), not atomic64_t, whose 64 bits
  * would change the layout of a size_t field on 32-bit targets.
- *
- * This library's addition.
  */
 typedef struct refcount_long_struct {
 	long refs;
@@ -104,9 +102,7 @@ typedef struct refcount_long_struct {
  * @n: initial value (a long)
  *
  * Similar to ATOMIC_LONG_INIT(), as REFCOUNT_INIT() is to ATOMIC_INIT().
- * Memory ordering: none (an initializer).  Misuse: none detected.
- *
- * This library's addition.
+ * Memory ordering: none (an initializer).
  */
 #define REFCOUNT_LONG_INIT(n)                                                  \
 	{                                                                      \
@@ -116,7 +112,7 @@ typedef struct refcount_long_struct {
 /**
  * REFCOUNT_LONG_MAX - the largest legal count of a refcount_long_t
  *
- * LONG_MAX, as REFCOUNT_MAX is INT_MAX.  This library's addition.
+ * LONG_MAX, as REFCOUNT_MAX is INT_MAX.
  */
 #define REFCOUNT_LONG_MAX LONG_MAX
 
@@ -124,7 +120,7 @@ typedef struct refcount_long_struct {
  * REFCOUNT_LONG_SATURATED - the value a misused refcount_long_t is pinned at
  *
  * LONG_MIN / 2, half way between 0 and LONG_MAX as REFCOUNT_SATURATED is
- * for an int.  This library's addition.
+ * for an int.
  */
 #define REFCOUNT_LONG_SATURATED (LONG_MIN / 2)
 
@@ -132,7 +128,7 @@ typedef struct refcount_long_struct {
  * REFCOUNT_LONG_IMMORTAL - the value of an immortal refcount_long_t
  *
  * LONG_MIN / 2 + LONG_MIN / 4, REFCOUNT_IMMORTAL scaled to a long; any
- * value within -(LONG_MIN / 8) of it is immortal.  This library's addition.
+ * value within -(LONG_MIN / 8) of it is immortal.
  */
 #define REFCOUNT_LONG_IMMORTAL (LONG_MIN / 2 + LONG_MIN / 4)
 
@@ -141,7 +137,6 @@ typedef struct refcount_long_struct {
  * refcount_long_t
  *
  * REFCOUNT_LONG_INIT(REFCOUNT_LONG_IMMORTAL), as REFCOUNT_INIT_IMMORTAL.
- * This library's addition.
  */
 #define REFCOUNT_LONG_INIT_IMMORTAL REFCOUNT_LONG_INIT(REFCOUNT_LONG_IMMORTAL)
 

@@ -4,7 +4,7 @@
 # 0.16 with threading on and off, dbus 1.14.10): source and build
 # dependencies from Debian, baseline and converted test suites, the
 # counters, a misuse replay and a cost ratio, in one table
-# (lab/convert/projects.py, docs/convert-tool.md).  About 10 minutes and
+# (lab/convert/projects.py, docs/convert.md).  About 10 minutes and
 # the network (apt-get only): not in CHECK_TARGETS; .ci/run runs it after
 # make check.  CONVERT_LIB: the librefcount tree to convert to (include/
 # and build/librefcount.a), this one by default.  CONVERT_ARGS: more

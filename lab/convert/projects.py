@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""check-convert: refcount-convert on real Debian projects (docs/convert-tool.md).
+"""check-convert: refcount-convert on real Debian projects (docs/convert.md).
 
 For each project: its Debian source and build dependencies, a baseline build
 and test run, `refcount-convert apply` with no hand edits, the converted

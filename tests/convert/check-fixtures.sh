@@ -1,6 +1,6 @@
 #!/bin/sh
 # tests/convert/check-fixtures.sh TOOL WORKDIR: every fixture under
-# tests/convert/*/ (one idiom of docs/convert-tool.md's table each): the
+# tests/convert/*/ (one idiom of docs/convert.md's table each): the
 # report and the converted file must be the expected ones.  Then a mutant of
 # the tool (a dec-and-test rule with its meaning flipped) must fail them.
 set -eu

@@ -1,6 +1,6 @@
 # refcount-convert's fixtures (tests/convert/*/: one idiom each, its
 # expected report and converted file; negative/ must stay untouched) and the
-# mutant that must fail them.  docs/convert-tool.md.
+# mutant that must fail them.  docs/convert.md.
 .PHONY: check-convert-fixtures
 check-convert-fixtures:
 	@$(NEED) coccinelle python3

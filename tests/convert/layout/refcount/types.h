@@ -1,5 +1,5 @@
 /* The fixtures' layout probe: refcount_t from the library, and the
- * long-sized count of the conversion contract (docs/convert-tool.md), so that
+ * long-sized count of the conversion contract (docs/convert.md), so that
  * the fixtures' expected output does not depend on which library features
  * are merged.  Not installed. */
 #include "../../../../include/refcount/types.h"
