@@ -1,5 +1,5 @@
 # tests/convlib.mk - what the library gives conversions of real code
-# (issue 14; docs/convert.md, 'The library's conversion features')
+# (docs/convert.md, 'The library's conversion features')
 #
 #   check-anystd   <refcount/refcount.h> from C90, C99, C11 and C++ through
 #                  pkg-config, and librefcount.a bundled into a .so

@@ -1,4 +1,4 @@
-# tests/input.mk - bad input: `make check` runs check-input (issue 9, item 6)
+# tests/input.mk - bad input: `make check` runs check-input
 #
 #   check-input   every bad input of refcount-bench's options, make plot
 #                 (lab/bench/plot.sh), lab/bench/check.jq, and the make variables

@@ -1,6 +1,6 @@
 #!/bin/sh
-# tests/input.sh BENCH DIR LIBOBJ: bad input gets a clear error (issue 9,
-# item 6); LIBOBJ is an object of the library, for the WERROR= check.
+# tests/input.sh BENCH DIR LIBOBJ: bad input gets a clear error;
+# LIBOBJ is an object of the library, for the WERROR= check.
 #
 # Each case runs one bad input and requires a non-zero exit, a message on
 # stderr that names the bad value (its first line not blank), and nothing

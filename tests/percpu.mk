@@ -1,4 +1,4 @@
-# tests/percpu.mk - percpu_ref's checks beyond the unit suite (issue 11)
+# tests/percpu.mk - percpu_ref's checks beyond the unit suite
 #
 #   make check            also runs (CHECK_TARGETS):
 #     check-percpu        unit-percpu_ref (gcc) on each fast path, asserting

@@ -1,4 +1,4 @@
-# tests/reliability.mk - tests that try hard to break the library (issue 5).
+# tests/reliability.mk - tests that try hard to break the library.
 # See docs/reliability.md.
 #
 #   make check            also runs (CHECK_TARGETS):

@@ -1,4 +1,4 @@
-# tests/tests.mk - the test suite: `make check` runs it (issue 2).
+# tests/tests.mk - the test suite: `make check` runs it.
 #
 #   check-unit-gcc    every suite below, built with gcc
 #   check-unit-clang  the same with clang

@@ -1,7 +1,7 @@
 #!/bin/sh
 # tests/tracker-off.sh CC OUTDIR "CFLAGS" BREED_CFLAGS...
 #
-# The compiled-out check (issue 13): without REFCOUNT_TRACKER, every call
+# The compiled-out check: without REFCOUNT_TRACKER, every call
 # site of tests/tracker-off.c that uses the tracked wrappers and the
 # ref_tracker functions (and, without REFCOUNT_GROUPS, the group
 # wrappers) compiles to exactly the code of the plain operations (objdump

@@ -1,5 +1,5 @@
 # tests/tracker.mk - the ref_tracker's and the groups' checks beyond the unit
-# suite (issue 13)
+# suite
 #
 # The unit suite (mk/unit.mk) holds tests/ref_tracker.c, so the reports,
 # the quarantine, both capture backends and the wrappers run in every unit

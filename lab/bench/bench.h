@@ -66,8 +66,8 @@ struct bench_impl {
 	const char *name; /* "atomic_t", "refcount-full", "glib", ... */
 	enum bench_row_kind kind;
 	bool target; /* the targets are about this row: the default breed */
-	bool tryget_target; /* issue 12's try-get targets are about this row */
-	bool percpu_target; /* issue 11's percpu_ref targets: this row */
+	bool tryget_target; /* the rcuref_t claims are about this row */
+	bool percpu_target; /* the percpu_ref claims are about this row */
 	const char *key; /* BENCH_SFX: names its code size call sites */
 	const char *api; /* the operations, for the header */
 	const char *lookup_note; /* how the lookup pattern is built, or NULL */

@@ -33,7 +33,8 @@
 #     run.c            the rows table, the plan and the run, with its medians
 #     report.c         what both reports share: the build (-DBENCH_CFLAGS),
 #                      the code size table (codesize.h), the kernel's figures
-#     report-text.c    the text tables; targets.c, the targets that end them
+#     report-text.c    the text tables; targets.c, the claims that end them,
+#                      with their goals read from lab/bench/claims.txt
 #     report-json.c    the JSON document
 #     util.c           bench_fail() and the progress bar (the rows call them)
 # Data flow: cli parses -> machine probes -> protection probes -> plan ->
@@ -51,6 +52,8 @@ BENCH_DRIVER := cli machine probe run report report-text targets \
 BENCH_DRIVER_OBJS := $(BENCH_DRIVER:%=$(BENCH_DIR)/%.o)
 # report.c prints the flags it was built with and includes codesize.h.
 BENCH_REPORT_CFLAGS = -I$(BENCH_DIR) -DBENCH_CFLAGS='"$(strip $(ALL_CFLAGS))"'
+# The claims' goals are data, read at run time (lab/bench/claims.txt).
+BENCH_CLAIMS_CFLAGS = -DBENCH_CLAIMS='"$(CURDIR)/lab/bench/claims.txt"'
 NM ?= nm
 OBJDUMP ?= objdump
 
@@ -142,6 +145,7 @@ $(BENCH_DIR)/codesize-arch.h: $(BENCH_ARCHS:%=$(BENCH_DIR)/x-%/codesize.h)
 $(BENCH_DRIVER_OBJS): $(BENCH_DIR)/%.o: lab/bench/%.c lab/bench/driver.h lab/bench/bench.h \
 		$(LIB_HDRS) | $(BENCH_DIR)
 	$(CC) $(ALL_CFLAGS) $(if $(filter report,$*),$(BENCH_REPORT_CFLAGS)) \
+		$(if $(filter targets,$*),$(BENCH_CLAIMS_CFLAGS)) \
 		-c $< -o $@
 
 $(BENCH_DIR)/report.o: $(BENCH_DIR)/codesize.h $(BENCH_DIR)/codesize-arch.h
@@ -216,7 +220,7 @@ check-tracker-bench: $(TRACKER_BENCH)
 	@echo "check-tracker-bench: passed"
 CHECK_TARGETS += check-tracker-bench
 
-# --- percpu-bench: percpu_ref's kill latency and bytes per object (issue 11)
+# --- percpu-bench: percpu_ref's kill latency and bytes per object
 
 PERCPU_BENCH := $(BENCH_DIR)/percpu-bench
 .PHONY: bench-percpu check-bench-percpu
