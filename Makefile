@@ -123,6 +123,7 @@ check-rcuref-examples: $(B)/librefcount.a
 	@echo "check-rcuref-examples: docs/rcuref-{$$(echo $(RCUREF_EXAMPLES) | tr ' ' ,)}.c passed (gcc, clang)"
 
 CHECK_TARGETS += check-example check-rcuref-examples
+include tests/mutants/mutants.mk
 include tests/tests.mk
 include lab/lab.mk
 include tests/reliability.mk

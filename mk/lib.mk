@@ -4,11 +4,13 @@
 # Makefile), the test variants (tests/tests.mk), the sanitizer and fuzzing
 # flavours and the qemu cross builds (tests/reliability.mk).
 #
-#   $(eval $(call LIB_VARIANT,DIR,CC,CFLAGS,ORDER-ONLY))
+#   $(eval $(call LIB_VARIANT,DIR,CC,CFLAGS,ORDER-ONLY[,SRCDIR]))
 #       DIR/librefcount.a and DIR/librefcount.so (with its .so.$(SOVER)
 #       link name), from objects in DIR/lib/; CFLAGS must hold -fPIC for
 #       the .so.  LIB_OBJS_DIR names the objects.  ORDER-ONLY: what must
 #       exist before compiling (a stamp that installs the compiler).
+#       SRCDIR: a copy of src/ to build from instead (a mutant's,
+#       tests/mutants/mutants.mk).
 #
 # src/dec-and-lock.c is built once per breed (liburcu-style flavours): every
 # symbol it defines carries the breed's name (__refcount_<breed>_*), so units
@@ -31,10 +33,10 @@ LIB_FLAVOURED := src/dec-and-lock.c
 define LIB_VARIANT
 LIB_OBJS_$(1) := $(LIB_SRCS:src/%.c=$(1)/lib/%.o) \
 	$(BREEDS:%=$(1)/lib/dec-and-lock-%.o)
-$(1)/lib/%.o: src/%.c $$(LIB_HDRS) | $(4)
+$(1)/lib/%.o: $(or $(5),src)/%.c $$(LIB_HDRS) | $(4)
 	@mkdir -p $$(@D)
 	$(2) $(3) $$(LIB_CFLAGS_$$*) -c $$< -o $$@
-$(1)/lib/dec-and-lock-%.o: $(LIB_FLAVOURED) $$(LIB_HDRS) | $(4)
+$(1)/lib/dec-and-lock-%.o: $(LIB_FLAVOURED:src/%=$(or $(5),src)/%) $$(LIB_HDRS) | $(4)
 	@mkdir -p $$(@D)
 	$(2) $(3) $$(call breed_cflags,$$*) -c $$< -o $$@
 $(1)/librefcount.a: $$(LIB_OBJS_$(1))

@@ -9,9 +9,6 @@
  * __file_ref_put() and include/linux/file_ref.h file_ref_inc(); reports go
  * through __refcount_report() (src/report.c) with the kernel's WARN_ONCE
  * texts.  Nothing here needs liburcu.
- *
- * -DRCUREF_MUTANT builds a broken dead-zone check (a get on a released
- * counter succeeds), for the tests that must catch it.
  */
 #ifndef RCUREF_NO_URCU
 #define RCUREF_NO_URCU
@@ -43,13 +40,11 @@ bool rcuref_get_slowpath(rcuref_t *ref)
 	 * back to the middle of the dead zone, so that racing gets never
 	 * reach NOREF again, and fail.
 	 */
-#ifndef RCUREF_MUTANT
 	if (cnt >= RCUREF_RELEASED) {
 		atomic_store_explicit(&ref->refcnt, __RCUREF_VAL(RCUREF_DEAD),
 				      memory_order_relaxed);
 		return false;
 	}
-#endif
 	/*
 	 * Saturated (or a racing put brought it back to valid, then nothing
 	 * to do): pin it at SATURATED, leak the object, and succeed.

@@ -99,14 +99,12 @@ static void log_op(struct __ref_group_log *log, const void *obj, bool release,
 	pthread_mutex_lock(&log->lock);
 	if (last) {
 		/* Balanced at last: the object's records go. */
-#ifndef REFCOUNT_TRACKER_MUTANT_NO_ERASE
 		unsigned int i, j;
 
 		for (i = j = 0; i < log->nr; i++)
 			if (log->records[i].obj != obj)
 				log->records[j++] = log->records[i];
 		log->nr = j;
-#endif
 	} else if (log->nr == REF_GROUP_LOG_RECORDS) {
 		log->dropped++;
 	} else {

@@ -35,8 +35,9 @@ $(REL)/$(1)/$(2): $(3) $(REL)/$(1)/librefcount.a $(LIB_HDRS)
 		$(REL)/$(1)/librefcount.a -o $$@
 endef
 $(foreach f,$(PERCPU_FLAVOURS),$(eval $(call PERCPU_PROG,$(f),percpu-race,$(PERCPU_RACE_SRC),)))
+# The mutant's src/percpu_ref.c, linked before the library, replaces its own.
 $(eval $(call PERCPU_PROG,asan,percpu-race-mutant,$(PERCPU_RACE_SRC) \
-	src/percpu_ref.c,-DPERCPU_MUTANT))
+	$(call MUTANT_SRC,percpu-switch-forgets-slots)/percpu_ref.c,))
 
 # Run $(2) with the environment of flavour $(1) on both paths.
 PERCPU_BOTH = $(REL_ENV_$(1)) PERCPU_EXPECT_PATH=$(PERCPU_HOST_PATH) $(2) && \

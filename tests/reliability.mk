@@ -391,12 +391,13 @@ CHECK_TARGETS += check-rcuref-race
 # (tests/fuzz/rcuref-fuzz.c against tests/fuzz/rcuref-model.c): the
 # replay of its corpus and the sweep of every zone edge, with gcc and clang
 # (ASan+UBSan); then the mutant, a library whose get slow path forgets the
-# dead zone (-DRCUREF_MUTANT, src/rcuref.c compiled into the program),
+# dead zone (tests/mutants/rcuref-no-dead-zone.patch: the patched
+# src/rcuref.c compiled into the program, before the library),
 # which the sweep must catch.
 RCUREF_FUZZ_SRCS := tests/fuzz/rcuref-fuzz.c tests/fuzz/rcuref-model.c
 RCUREF_FUZZ_CORPUS := tests/fuzz/corpus/rcuref
 $(foreach f,asan asan-clang,$(eval $(call REL_RCUREF_PROG,$(f),replay-rcuref,$(RCUREF_FUZZ_SRCS) tests/fuzz/replay.c,,)))
-$(eval $(call REL_RCUREF_PROG,asan,replay-rcuref-mutant,$(RCUREF_FUZZ_SRCS) tests/fuzz/replay.c src/rcuref.c,-DRCUREF_MUTANT,))
+$(eval $(call REL_RCUREF_PROG,asan,replay-rcuref-mutant,$(RCUREF_FUZZ_SRCS) tests/fuzz/replay.c $(call MUTANT_SRC,rcuref-no-dead-zone)/rcuref.c,,))
 $(eval $(call REL_RCUREF_PROG,fuzz,fuzz-rcuref,$(RCUREF_FUZZ_SRCS),-fsanitize=fuzzer,))
 
 .PHONY: check-rcuref-fuzz fuzz-rcuref

@@ -54,27 +54,28 @@ check-tracker-tsan: $(BREEDS_THREADED:%=$(REL)/tsan/tracker-threads-%) \
 	@set -e; for p in $^; do \
 		$(REL_ENV_tsan) $$p $(TRK_THREADS_ARGS); done
 
-# --- mutants: each breaks one checker ------------------------------------
+# --- mutants (tests/mutants/tracker-*.patch): each breaks one checker ---
 #
-#   UNBOUNDED_WALK   the frame-pointer walk without its stack bounds
+#   unbounded-walk   the frame-pointer walk without its stack bounds
 #                    -> capture::bad_chain_is_bounded
-#   NO_QUARANTINE    a released tracker is not recognised on a second put
+#   no-quarantine    a released tracker is not recognised on a second put
 #                    -> ref_tracker::double_put_both_stacks
-#   NO_GROUPING      every live tracker reported as its own group
+#   no-grouping      every live tracker reported as its own group
 #                    -> ref_tracker::leaks_grouped_by_stack
-#   NO_ERASE         a group's log keeps the records of an object whose
+#   no-erase         a group's log keeps the records of an object whose
 #                    count dropped to 0 (src/ref_group.c)
 #                    -> groups::rlog_keeps_unbalanced
 
-TRK_MUTANTS := UNBOUNDED_WALK NO_QUARANTINE NO_GROUPING NO_ERASE
-TRK_MUTANT_TEST_UNBOUNDED_WALK := capture::bad_chain_is_bounded
-TRK_MUTANT_TEST_NO_QUARANTINE := ref_tracker::double_put_both_stacks
-TRK_MUTANT_TEST_NO_GROUPING := ref_tracker::leaks_grouped_by_stack
-TRK_MUTANT_TEST_NO_ERASE := groups::rlog_keeps_unbalanced
+TRK_MUTANTS := unbounded-walk no-quarantine no-grouping no-erase
+TRK_MUTANT_TEST_unbounded-walk := capture::bad_chain_is_bounded
+TRK_MUTANT_TEST_no-quarantine := ref_tracker::double_put_both_stacks
+TRK_MUTANT_TEST_no-grouping := ref_tracker::leaks_grouped_by_stack
+TRK_MUTANT_TEST_no-erase := groups::rlog_keeps_unbalanced
 
+# Each is tests/mutants/tracker-NAME.patch applied to a copy of src/.
 define TRK_MUTANT
 $$(eval $$(call LIB_VARIANT,$(TRK)/mutant-$(1),$(CC),\
-	$$$$(ALL_CFLAGS) -DREFCOUNT_TRACKER_MUTANT_$(1),$(UNIT_NEED)))
+	$$$$(ALL_CFLAGS),$(UNIT_NEED),$$(call MUTANT_SRC,tracker-$(1))))
 $(TRK)/mutant-$(1)/unit: tests/ref_tracker.c $(UNIT_DIR)/gcc/helpers.o \
 		$(TRK)/mutant-$(1)/librefcount.a $(UNIT_HDRS)
 	$(CC) $$(ALL_CFLAGS) -fno-omit-frame-pointer $$< \

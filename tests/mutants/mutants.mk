@@ -1,0 +1,38 @@
+# tests/mutants/mutants.mk - the library's mutants, kept out of src/
+#
+# Each tests/mutants/NAME.patch breaks one thing a checker must catch.  It
+# is applied to a copy of src/ under $(MUT)/NAME/src/, never to src/
+# itself; the fragment that runs the checker builds from that copy and
+# expects failure:
+#
+#   $(call MUTANT_SRC,NAME)     the copied sources' directory; declares
+#                               the rule that copies and patches them
+#   $(eval $(call LIB_VARIANT,DIR,CC,CFLAGS,ORDER-ONLY,$(call MUTANT_SRC,NAME)))
+#                               a whole library built from the copy
+#
+# A patch that no longer applies stops the build: the mutant is rewritten
+# with the code it breaks, never silently dropped.
+#
+#   percpu-switch-forgets-slots  the switch to atomic mode ignores the
+#                                slots (tests/percpu.mk, check-percpu)
+#   rcuref-no-dead-zone          a get on a released rcuref_t succeeds
+#                                (tests/reliability.mk, check-rcuref-fuzz)
+#   tracker-*                    the ref_tracker's (tests/tracker.mk,
+#                                check-tracker-mutants)
+
+MUT := $(B)/mutants
+MUTANTS := $(patsubst tests/mutants/%.patch,%,$(wildcard tests/mutants/*.patch))
+
+$(MUT)/%/.patched: tests/mutants/%.patch $(LIB_SRCS) $(LIB_FLAVOURED)
+	@$(NEED) patch
+	rm -rf $(@D) && mkdir -p $(@D) && cp -r src $(@D)/src
+	patch -s -p1 --no-backup-if-mismatch -d $(@D) < $<
+	touch $@
+
+define MUTANT_SRC_RULE
+$(MUT)/$(1)/src/%.c: $(MUT)/$(1)/.patched ;
+endef
+$(foreach m,$(MUTANTS),$(eval $(call MUTANT_SRC_RULE,$(m))))
+MUTANT_SRC = $(MUT)/$(1)/src
+# The copies are intermediate files make would delete after each run.
+.PRECIOUS: $(MUT)/%/.patched $(MUT)/%.c
