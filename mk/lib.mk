@@ -19,14 +19,13 @@
 
 LIB_HDRS := $(wildcard include/refcount/*.h include/refcount/*/*.h)
 LIB_SRCS := src/report.c src/extern.c src/long.c src/full-ops.c src/fast-trap.c \
-	src/rcuref.c src/ref_tracker.c src/ref_group.c \
+	src/rcuref.c src/ref_tracker.c \
 	src/tracker-holders.c src/tracker-cache.c src/stackdepot.c \
 	src/stack-capture.c \
 	src/symbolize.c \
 	src/percpu_ref.c src/percpu-pool.c
 # The frame-pointer walk starts in these files' frames (src/stack-capture.c).
 LIB_CFLAGS_ref_tracker := -fno-omit-frame-pointer
-LIB_CFLAGS_ref_group := -fno-omit-frame-pointer
 LIB_CFLAGS_stack-capture := -fno-omit-frame-pointer
 LIB_FLAVOURED := src/dec-and-lock.c
 

@@ -31,7 +31,6 @@
 #include <refcount/report.h>
 
 #define PCPU_BIAS (1L << (sizeof(long) * CHAR_BIT - 2))
-#define BREED "percpu_ref"
 
 /* Serialises every switch, as the kernel's percpu_ref_switch_lock does. */
 static pthread_mutex_t switch_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -42,7 +41,7 @@ extern void __tsan_acquire(void *addr) __attribute__((weak));
 static void report(struct percpu_ref *ref, enum refcount_saturation_type t,
 		   enum __refcount_msg msg, const void *ip)
 {
-	__refcount_report((refcount_t *)(void *)ref, t, msg, ip, BREED);
+	__refcount_report((refcount_t *)(void *)ref, t, msg, ip, NULL);
 }
 
 static long *slot_of(unsigned long ptr, unsigned int cpu)

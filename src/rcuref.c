@@ -55,7 +55,7 @@ bool rcuref_get_slowpath(rcuref_t *ref)
 				      memory_order_relaxed);
 		__refcount_report(AS_REFCOUNT(ref), REFCOUNT_ADD_NOT_ZERO_OVF,
 				  __REFCOUNT_MSG_RCUREF_SATURATED,
-				  __builtin_return_address(0), "rcuref");
+				  __builtin_return_address(0), NULL);
 	}
 	return true;
 }
@@ -98,7 +98,7 @@ bool rcuref_put_slowpath(rcuref_t *ref, unsigned int cnt)
 				      memory_order_relaxed);
 		__refcount_report(AS_REFCOUNT(ref), REFCOUNT_SUB_UAF,
 				  __REFCOUNT_MSG_RCUREF_IMBALANCED,
-				  __builtin_return_address(0), "rcuref");
+				  __builtin_return_address(0), NULL);
 		return false;
 	}
 	/* A put on a saturated counter: keep it pinned, silently. */
@@ -121,7 +121,7 @@ bool __file_ref_put(file_ref_t *ref, unsigned long cnt)
 				      memory_order_relaxed);
 		__refcount_report(AS_REFCOUNT(ref), REFCOUNT_SUB_UAF,
 				  __REFCOUNT_MSG_FILE_REF_IMBALANCED,
-				  __builtin_return_address(0), "file_ref");
+				  __builtin_return_address(0), NULL);
 		return false;
 	}
 	if (cnt > FILE_REF_MAXREF)
@@ -135,5 +135,5 @@ void __file_ref_inc_released(file_ref_t *ref)
 {
 	__refcount_report(AS_REFCOUNT(ref), REFCOUNT_ADD_UAF,
 			  __REFCOUNT_MSG_FILE_REF_INC_DEAD,
-			  __builtin_return_address(0), "file_ref");
+			  __builtin_return_address(0), NULL);
 }

@@ -41,7 +41,7 @@ int main(void)
 	refcount_long_t l = REFCOUNT_LONG_INIT(1);
 	pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
-	refcount_set_report_handler_ex(log_report);
+	refcount_set_report_handler(log_report);
 	refcount_inc(&r);
 	refcount_add(2, &r);
 	CHECK(refcount_read(&r) == 4);

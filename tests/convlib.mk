@@ -99,11 +99,10 @@ check-nonatomic: $(T_IMM)/hot-nonatomic.o $(T_IMM)/hot-saturating.o
 	@echo "check-nonatomic: no atomic instruction in the nonatomic breed's inline operations; the saturating breed's control has them"
 CHECK_TARGETS += check-nonatomic
 
-# REFCOUNT_REPORT=every and REFCOUNT_REPORT_LOG=FILE (tests/report-log.sh),
-# with three mutants of src/report.c: "every" ignored, the log opened
-# without O_APPEND, and an unopenable log not said.
+# REFCOUNT_REPORT_LOG=FILE (tests/report-log.sh), with two mutants of
+# src/report.c: the log opened without O_APPEND, and an unopenable log not
+# said.
 T_LOG := $(TB)/report-log
-T_LOG_MUT_every := s/!(report_flags() \& REPORT_EVERY)/!(report_flags() \& 0)/
 T_LOG_MUT_append := s/O_WRONLY | O_APPEND | O_CREAT/O_WRONLY | O_CREAT/
 T_LOG_MUT_nolog := s/report_log_failed(path, errno);/;/
 $(T_LOG)/report-%.o: src/report.c $(LIB_HDRS) | $(UNIT_NEED)
@@ -117,8 +116,7 @@ $(T_LOG)/prog: tests/report-log.c $(B)/librefcount.a | $(UNIT_NEED)
 $(T_LOG)/prog-%: tests/report-log.c $(T_LOG)/report-%.o $(B)/librefcount.a
 	gcc $(ALL_CFLAGS) -rdynamic $^ -o $@
 .PHONY: check-report-log
-check-report-log: $(T_LOG)/prog $(T_LOG)/prog-every $(T_LOG)/prog-append \
-		  $(T_LOG)/prog-nolog
+check-report-log: $(T_LOG)/prog $(T_LOG)/prog-append $(T_LOG)/prog-nolog
 	sh tests/report-log.sh $^
 CHECK_TARGETS += check-report-log
 

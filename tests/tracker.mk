@@ -1,5 +1,4 @@
-# tests/tracker.mk - the ref_tracker's and the groups' checks beyond the unit
-# suite
+# tests/tracker.mk - the ref_tracker's checks beyond the unit suite
 #
 # The unit suite (mk/unit.mk) holds tests/ref_tracker.c, so the reports,
 # the quarantine, both capture backends and the wrappers run in every unit
@@ -62,15 +61,11 @@ check-tracker-tsan: $(BREEDS_THREADED:%=$(REL)/tsan/tracker-threads-%) \
 #                    -> ref_tracker::double_put_both_stacks
 #   no-grouping      every live tracker reported as its own group
 #                    -> ref_tracker::leaks_grouped_by_stack
-#   no-erase         a group's log keeps the records of an object whose
-#                    count dropped to 0 (src/ref_group.c)
-#                    -> groups::rlog_keeps_unbalanced
 
-TRK_MUTANTS := unbounded-walk no-quarantine no-grouping no-erase
+TRK_MUTANTS := unbounded-walk no-quarantine no-grouping
 TRK_MUTANT_TEST_unbounded-walk := capture::bad_chain_is_bounded
 TRK_MUTANT_TEST_no-quarantine := ref_tracker::double_put_both_stacks
 TRK_MUTANT_TEST_no-grouping := ref_tracker::leaks_grouped_by_stack
-TRK_MUTANT_TEST_no-erase := groups::rlog_keeps_unbalanced
 
 # Each is tests/mutants/tracker-NAME.patch applied to a copy of src/.
 define TRK_MUTANT

@@ -276,10 +276,9 @@ static unsigned long BN(reports)(void)
 	return n;
 }
 
-static void BN(quiet)(refcount_t *r, enum refcount_saturation_type t)
+static void BN(quiet)(const struct refcount_report *rep)
 {
-	(void)r;
-	(void)t;
+	(void)rep;
 }
 
 /* Reported: refcount_report_count() grew while the scenario ran. */

@@ -77,10 +77,9 @@ struct obj {
 static unsigned long reports[REFCOUNT_NR_SATURATION_TYPES];
 static int failures;
 
-static void count_report(refcount_t *r, enum refcount_saturation_type t)
+static void count_report(const struct refcount_report *rep)
 {
-	(void)r;
-	reports[t]++;
+	reports[rep->type]++;
 }
 
 #define CHECK(cond, ...)                                                       \
