@@ -83,10 +83,8 @@
 
 /*
  * The rows (run.c): the baseline, the registry's breeds in its order, then
- * the BENCH_NR_PEERS peers (urcu_ref, glib, ck, rcuref, file_ref,
- * percpu_ref).
+ * the BENCH_NR_PEERS peers of lab/bench/peers.h.
  */
-#define BENCH_NR_PEERS 6
 #define NR_IMPLS (1 + REFCOUNT_NR_THREADED_BREEDS + BENCH_NR_PEERS)
 extern const struct bench_impl *const impls[NR_IMPLS];
 /* Where the baseline and the target row are in impls[] (plan()). */
