@@ -96,33 +96,6 @@ format:
 clean:
 	rm -rf $(B)
 
-# The README's example, compiled with -Werror and run against its expected
-# output.
-.PHONY: check-example
-check-example: $(B)/librefcount.a
-	$(CC) $(ALL_CFLAGS) docs/example-lookup.c $(B)/librefcount.a -o $(B)/example-lookup
-	$(B)/example-lookup > $(B)/example-lookup.out
-	diff -u docs/example-lookup.expected $(B)/example-lookup.out
-	@echo "check-example: passed"
-
-# The three ways of meeting rcuref_t's memory rule (docs/rcuref.md): each
-# example compiled with gcc and clang, -Werror, and run against its
-# expected output.  Only the liburcu one links liburcu.
-RCUREF_EXAMPLES := urcu pool locked
-RCUREF_EXAMPLE_LIBS_urcu := -lurcu-memb
-.PHONY: check-rcuref-examples
-check-rcuref-examples: $(B)/librefcount.a
-	@$(NEED) liburcu-dev clang
-	@set -e; for e in $(RCUREF_EXAMPLES); do for c in gcc clang; do \
-		libs=$$(case $$e in urcu) echo "$(RCUREF_EXAMPLE_LIBS_urcu)";; esac); \
-		$$c $(ALL_CFLAGS) docs/rcuref-$$e.c $(B)/librefcount.a $$libs \
-			-o $(B)/rcuref-$$e-$$c; \
-		$(B)/rcuref-$$e-$$c > $(B)/rcuref-$$e-$$c.out; \
-		diff -u docs/rcuref-$$e.expected $(B)/rcuref-$$e-$$c.out; \
-		done; done
-	@echo "check-rcuref-examples: docs/rcuref-{$$(echo $(RCUREF_EXAMPLES) | tr ' ' ,)}.c passed (gcc, clang)"
-
-CHECK_TARGETS += check-example check-rcuref-examples
 include tests/mutants/mutants.mk
 include tests/tests.mk
 include lab/lab.mk
@@ -132,6 +105,7 @@ include tests/tracker.mk
 include tests/convlib.mk
 include tests/percpu.mk
 include tests/convert/convert.mk
+include examples/examples.mk
 
 check: $(CHECK_TARGETS)
 	@echo "make check: all of $(CHECK_TARGETS) passed"

@@ -44,7 +44,7 @@ UNIT_SUITES := lkdtm boundary boundary-long kref report-api ref_tracker
 UNIT_SUITE_CFLAGS_ref_tracker := -fno-omit-frame-pointer
 UNIT_HDRS   := $(wildcard tests/*.h) $(LIB_HDRS)
 
-# liburcu-dev: check-install builds docs/rcuref-urcu.c with refcount-rcu.
+# liburcu-dev: check-install builds examples/rcuref-urcu.c with refcount-rcu.
 UNIT_NEED := $(UNIT_DIR)/.need
 $(UNIT_NEED):
 	$(NEED) gcc g++ clang libcriterion-dev pkg-config \

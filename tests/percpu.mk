@@ -9,7 +9,6 @@
 #                         ASan (gcc, clang) and TSan (clang, gcc) on both
 #                         paths; then the mutant (a switch that forgets the
 #                         slots), which must fail
-#     check-percpu-example  the README example (docs/percpu-example.c)
 #     check-percpu-spin   the kill/switch protocol in Promela
 #                         (tests/spin/percpu.pml): one killer and two
 #                         getter/putter threads, every interleaving, with
@@ -92,18 +91,3 @@ check-percpu-spin: $(PERCPU_SPIN)/model/pan $(PERCPU_SPIN)/mutant/pan
 		echo "check-percpu-spin: the mutant (no membarrier) passed"; exit 1; fi; \
 	echo "check-percpu-spin: the mutant (no membarrier) fails, as it must: $$(grep -m1 'assertion violated' pan.out)"
 CHECK_TARGETS += check-percpu-spin
-
-# The README's example (docs/percpu-example.c): gcc and clang, -Werror, on
-# both fast paths, against its expected output.
-.PHONY: check-percpu-example
-check-percpu-example: $(B)/librefcount.a | $(UNIT_NEED)
-	@set -e; for c in gcc clang; do \
-		$$c $(ALL_CFLAGS) docs/percpu-example.c $(B)/librefcount.a \
-			-o $(B)/percpu-example-$$c; \
-		$(B)/percpu-example-$$c > $(B)/percpu-example.out; \
-		diff -u docs/percpu-example.expected $(B)/percpu-example.out; \
-		$(PERCPU_NORSEQ) $(B)/percpu-example-$$c > $(B)/percpu-example.out; \
-		diff -u docs/percpu-example.expected $(B)/percpu-example.out; \
-		done
-	@echo "check-percpu-example: docs/percpu-example.c passed (gcc, clang; rseq and atomic slots)"
-CHECK_TARGETS += check-percpu-example

@@ -15,14 +15,13 @@
 #   check-tracker-mutants  the unit suite's tracker tests against library
 #                          copies with one checker broken each; every one must
 #                          fail the test written for it
-#   check-tracker-example  docs/example-tracker.c (the README example), run
-#                          with each capture backend; its output, addresses
-#                          masked, must be docs/example-tracker.expected
 #
-# The example's library copy, $(TRK)/librefcount.a, is compiled after
-# libdw-dev is installed (file:line); the other copies use libdw only if
-# its headers happen to be there (src/symbolize.c).  libunwind8 (run time
-# only, dlopen()ed) gives the example its libunwind run.
+# The README's tracker example (examples/example-tracker.c) runs in
+# check-examples (examples/examples.mk) with this fragment's library copy,
+# $(TRK)/librefcount.a, compiled after libdw-dev is installed (file:line);
+# the other copies use libdw only if its headers happen to be there
+# (src/symbolize.c).  libunwind8 (run time only, dlopen()ed) gives the
+# example its libunwind run.
 
 TRK := $(B)/tracker
 TRK_NEED := $(TRK)/.need
@@ -32,8 +31,7 @@ $(TRK_NEED): | $(UNIT_NEED)
 
 $(eval $(call LIB_VARIANT,$(TRK),$(CC),$$(ALL_CFLAGS),$(TRK_NEED)))
 
-.PHONY: check-tracker-off check-tracker-tsan check-tracker-mutants \
-	check-tracker-example update-tracker-example
+.PHONY: check-tracker-off check-tracker-tsan check-tracker-mutants
 
 check-tracker-off: | $(TRK_NEED)
 	@sh tests/tracker-off.sh gcc $(TRK)/off-gcc "$(ALL_CFLAGS)" \
@@ -89,27 +87,4 @@ check-tracker-mutants: $(TRK_MUTANTS:%=$(TRK)/mutant-%/unit)
 			{ cat $$log; echo "mutant $$m: $$t did not fail"; exit 1; }; \
 		echo "mutant $$m: $$t fails, as it must"; done
 
-# --- the README example ---------------------------------------------------
-
-# -O0: no inlining or cloning of the example's functions, so the stacks
-# name them; frames outside the example (libc, _start) are dropped, as
-# they depend on the machine.
-TRK_EX := $(TRK)/example-tracker
-TRK_MASK := sed -E -e 's/0x[0-9a-f]+/0x?/g' -e '/^ /{/example-tracker\.c:/!d;}'
-$(TRK_EX): docs/example-tracker.c $(TRK)/librefcount.a $(LIB_HDRS)
-	$(CC) $(filter-out -O%,$(ALL_CFLAGS)) -O0 -DREFCOUNT_TRACKER $< \
-		$(TRK)/librefcount.a -o $@
-check-tracker-example: $(TRK_EX)
-	@set -e; for c in default fp backtrace libunwind; do \
-		REFCOUNT_TRACKER_CAPTURE=$$c $(TRK_EX) 2>&1 | $(TRK_MASK) \
-			> $(TRK)/example-$$c.out; \
-		diff -u docs/example-tracker.expected $(TRK)/example-$$c.out || \
-			{ echo "check-tracker-example ($$c): differs"; exit 1; }; \
-	done
-	@echo "check-tracker-example: passed (default, fp, backtrace, libunwind)"
-update-tracker-example: $(TRK_EX)
-	REFCOUNT_TRACKER_CAPTURE=fp $(TRK_EX) 2>&1 | $(TRK_MASK) \
-		> docs/example-tracker.expected
-
-CHECK_TARGETS += check-tracker-off check-tracker-tsan check-tracker-mutants \
-	check-tracker-example
+CHECK_TARGETS += check-tracker-off check-tracker-tsan check-tracker-mutants

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * docs/percpu-example.c - the README's percpu_ref example: an object shared
- * by every thread, whose gets and puts stay on the CPU they run on, killed
- * at shutdown while the threads still use it.  `make check-percpu-example`
- * compiles it with -Werror and runs it against docs/percpu-example.expected.
+ * examples/percpu-example.c - the README's percpu_ref example: an object
+ * shared by every thread, whose gets and puts stay on the CPU they run on,
+ * killed at shutdown while the threads still use it.  `make check-examples`
+ * compiles it with -Werror and runs it against
+ * examples/percpu-example.expected.
  */
 #include <pthread.h>
 #include <stdio.h>
