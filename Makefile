@@ -47,6 +47,7 @@ include mk/args.mk
 include mk/breeds.mk
 include mk/lib.mk
 include mk/unit.mk
+include mk/sanitizers.mk
 include mk/man.mk
 
 # The installed library: a static one, and a shared one from -fPIC objects.

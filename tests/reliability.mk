@@ -31,23 +31,21 @@ REL := $(B)/rel
 REL_BASE = $(filter-out -fsanitize=% -O%,$(ALL_CFLAGS))
 
 # Flavours: compiler and flags of a library copy and its programs.
+# (the sanitizers' flags and options: mk/sanitizers.mk)
 REL_CC_fuzz    := clang
-REL_FLAGS_fuzz := -O1 -g -fsanitize=fuzzer-no-link,address,undefined \
-		  -fno-sanitize-recover=undefined
+REL_FLAGS_fuzz := $(SAN_FLAGS_fuzz)
 REL_CC_asan    := gcc
-REL_FLAGS_asan := -O1 -g -fsanitize=address,undefined \
-		  -fno-sanitize-recover=all -fno-omit-frame-pointer
+REL_FLAGS_asan := $(SAN_FLAGS_asan)
 REL_CC_tsan    := clang
-REL_FLAGS_tsan := -O1 -g -fsanitize=thread
+REL_FLAGS_tsan := $(SAN_FLAGS_tsan)
 # The same, with the other compiler: every source is built by gcc and clang.
 REL_CC_asan-clang    := clang
 REL_FLAGS_asan-clang := $(REL_FLAGS_asan)
 REL_CC_tsan-gcc      := gcc
 REL_FLAGS_tsan-gcc   := $(REL_FLAGS_tsan)
 
-REL_ENV_asan := ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
-		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-REL_ENV_tsan := TSAN_OPTIONS=halt_on_error=1:atexit_sleep_ms=0
+REL_ENV_asan := $(SAN_ENV_asan)
+REL_ENV_tsan := $(SAN_ENV_tsan)
 REL_ENV_asan-clang := $(REL_ENV_asan)
 REL_ENV_tsan-gcc   := $(REL_ENV_tsan)
 

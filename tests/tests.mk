@@ -19,20 +19,18 @@ TB := $(UNIT_DIR)
 
 # The variants: compiler, extra flags, breeds, whether Criterion runs, and
 # how to run a test program.
-T_SAN_asan   := -O1 -fsanitize=address,undefined -fno-sanitize-recover=all \
-		-fno-omit-frame-pointer
-T_SAN_tsan   := -O1 -fsanitize=thread
+# (the sanitizers' flags and options: mk/sanitizers.mk)
+T_SAN_asan   := $(SAN_FLAGS_asan)
+T_SAN_tsan   := $(SAN_FLAGS_tsan)
 $(eval $(call UNIT_VARIANT,gcc,gcc,$$(ALL_CFLAGS),$(BREED_VARIANTS),yes))
 $(eval $(call UNIT_VARIANT,clang,clang,$$(ALL_CFLAGS),$(BREEDS),yes))
 $(eval $(call UNIT_VARIANT,asan,gcc,$$(ALL_CFLAGS) $(T_SAN_asan),$(BREEDS),yes))
 $(eval $(call UNIT_VARIANT,tsan,gcc,$$(ALL_CFLAGS) $(T_SAN_tsan),$(BREEDS),no))
 # Leak checks where memory is managed (the lifetime test); in the Criterion
 # programs they would only cost a scan per forked test.
-T_ENV_asan   := ASAN_OPTIONS=abort_on_error=1:detect_leaks=0 \
-		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-T_LIFETIME_ENV_asan := ASAN_OPTIONS=abort_on_error=1:detect_leaks=1 \
-		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-T_ENV_tsan   := TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1
+T_ENV_asan   := $(subst detect_leaks=1,detect_leaks=0,$(SAN_ENV_asan))
+T_LIFETIME_ENV_asan := $(SAN_ENV_asan)
+T_ENV_tsan   := $(SAN_ENV_tsan)
 
 # The lifetime test's size: threads, rounds per thread.
 T_LIFETIME_ARGS      := 4 500000
