@@ -28,7 +28,7 @@ EX_LIBS_rcuref-urcu := -lurcu-memb
 # the stacks name them; each capture backend; addresses masked and frames
 # outside the example (libc, _start) dropped, as they depend on the
 # machine.  Its library copy is built with libdw (file:line,
-# tests/tracker.mk).
+# tests/stress.mk).
 EX_CCS_example-tracker := $(CC)
 EX_FLAGS_example-tracker := $(filter-out -O%,$(ALL_CFLAGS)) -O0 -DREFCOUNT_TRACKER
 EX_LIB_example-tracker := $(TRK)/librefcount.a

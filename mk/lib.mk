@@ -1,8 +1,8 @@
 # mk/lib.mk - the library, built from src/ for one variant
 #
 # One recipe for every copy of the library: the installed one (the
-# Makefile), the test variants (tests/tests.mk), the sanitizer and fuzzing
-# flavours and the qemu cross builds (tests/reliability.mk).
+# Makefile), the test variants (tests/unit.mk), the sanitizer and fuzzing
+# flavours and the qemu cross builds (tests/stress.mk).
 #
 #   $(eval $(call LIB_VARIANT,DIR,CC,CFLAGS,ORDER-ONLY[,SRCDIR]))
 #       DIR/librefcount.a and DIR/librefcount.so (with its .so.$(SOVER)

@@ -1,6 +1,6 @@
 # mk/sanitizers.mk - the sanitizer builds' flags and run-time options,
 # written once for every fragment that builds with a sanitizer (the unit
-# variants of tests/tests.mk, the flavours of tests/reliability.mk)
+# variants of tests/unit.mk, the flavours of tests/stress.mk)
 #
 #   SAN_FLAGS_<san>   compiler flags: asan (ASan and UBSan, every error
 #                     fatal), tsan, fuzz (libFuzzer's instrumentation with

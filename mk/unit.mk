@@ -1,8 +1,8 @@
 # mk/unit.mk - the unit suite, built for one variant
 #
 # One recipe for every build of the unit suite: the host variants of
-# tests/tests.mk (gcc, clang, ASan, TSan) and the aarch64 and i386 cross
-# builds of tests/reliability.mk.
+# tests/unit.mk (gcc, clang, ASan, TSan) and the aarch64 and i386 cross
+# builds of tests/stress.mk.
 #
 #   $(eval $(call UNIT_VARIANT,NAME,CC,CFLAGS,BREEDS,CRITERION))
 #       in $(B)/tests/NAME/: the library (mk/lib.mk, with -fPIC), and

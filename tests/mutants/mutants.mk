@@ -14,10 +14,10 @@
 # with the code it breaks, never silently dropped.
 #
 #   percpu-switch-forgets-slots  the switch to atomic mode ignores the
-#                                slots (tests/percpu.mk, check-percpu)
+#                                slots (tests/stress.mk, check-percpu)
 #   rcuref-no-dead-zone          a get on a released rcuref_t succeeds
-#                                (tests/reliability.mk, check-rcuref-fuzz)
-#   tracker-*                    the ref_tracker's (tests/tracker.mk,
+#                                (tests/stress.mk, check-rcuref-fuzz)
+#   tracker-*                    the ref_tracker's (tests/stress.mk,
 #                                check-tracker-mutants)
 
 MUT := $(B)/mutants
