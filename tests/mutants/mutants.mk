@@ -23,16 +23,16 @@
 MUT := $(B)/mutants
 MUTANTS := $(patsubst tests/mutants/%.patch,%,$(wildcard tests/mutants/*.patch))
 
-$(MUT)/%/.patched: tests/mutants/%.patch $(LIB_SRCS) $(LIB_FLAVOURED)
+# Explicit rules, so that make never takes the copies for intermediate
+# files to delete.
+define MUTANT_RULES
+$(MUT)/$(1)/.patched: tests/mutants/$(1).patch $(LIB_SRCS) $(LIB_FLAVOURED)
 	@$(NEED) patch
-	rm -rf $(@D) && mkdir -p $(@D) && cp -r src $(@D)/src
-	patch -s -p1 --no-backup-if-mismatch -d $(@D) < $<
-	touch $@
-
-define MUTANT_SRC_RULE
-$(MUT)/$(1)/src/%.c: $(MUT)/$(1)/.patched ;
+	rm -rf $(MUT)/$(1) && mkdir -p $(MUT)/$(1) && cp -r src $(MUT)/$(1)/src
+	patch -s -p1 --no-backup-if-mismatch -d $(MUT)/$(1) < $$<
+	touch $$@
+$(patsubst src/%,$(MUT)/$(1)/src/%,$(LIB_SRCS) $(LIB_FLAVOURED)): \
+		$(MUT)/$(1)/.patched ;
 endef
-$(foreach m,$(MUTANTS),$(eval $(call MUTANT_SRC_RULE,$(m))))
+$(foreach m,$(MUTANTS),$(eval $(call MUTANT_RULES,$(m))))
 MUTANT_SRC = $(MUT)/$(1)/src
-# The copies are intermediate files make would delete after each run.
-.PRECIOUS: $(MUT)/%/.patched $(MUT)/%.c
