@@ -105,6 +105,7 @@ struct bench_opt {
 	bool json, progress, full, quick;
 	double precise; /* --precise: seconds to spend on more rounds, or 0 */
 	const char *json_file; /* --json=FILE: the JSON too, to FILE */
+	const char *claims_file; /* --claims=FILE, or NULL: BENCH_CLAIMS */
 	unsigned int suites; /* bit per enum suite */
 	int argc; /* the arguments as given (without argv[0]), for the JSON */
 	char **argv;
@@ -216,6 +217,8 @@ bool noisy(const struct cell *c);
 /* The reports: report-text.c, targets.c and report-json.c. */
 void print_table(void);
 void print_targets(void);
+/* Read and check the claims file (targets.c); fatal if it is bad. */
+void read_claims(void);
 void print_targets_json(FILE *f);
 void print_json(FILE *f);
 

@@ -48,19 +48,30 @@ struct claim {
 };
 static struct claim claims[NR_CLAIMS];
 
-/* Read BENCH_CLAIMS once; a missing, unknown or repeated name is fatal. */
-static void read_claims(void)
+/* The claims file: --claims=FILE, else the one built in. */
+static const char *claims_path(void)
+{
+	return opt.claims_file ? opt.claims_file : BENCH_CLAIMS;
+}
+
+/*
+ * Read the claims file once; one that cannot be read, a line that is not
+ * NAME OP GOAL WHAT, an unknown or repeated name and a missing one are
+ * fatal, naming the file and the line.
+ */
+void read_claims(void)
 {
 	static bool done;
+	const char *path = claims_path();
 	char line[256], name[64], op[4];
 	unsigned int lineno = 0;
 	FILE *f;
 
 	if (done)
 		return;
-	f = fopen(BENCH_CLAIMS, "r");
+	f = fopen(path, "r");
 	if (!f)
-		bench_fail("%s: %s", BENCH_CLAIMS, strerror(errno));
+		bench_fail("%s: %s", path, strerror(errno));
 	while (fgets(line, sizeof(line), f)) {
 		struct claim c = { 0 };
 		unsigned int i;
@@ -74,8 +85,8 @@ static void read_claims(void)
 			    3 ||
 		    !at || (strcmp(op, "<=") && strcmp(op, ">=")) ||
 		    !(c.goal > 0))
-			bench_fail("%s:%u: not NAME <=|>= GOAL WHAT",
-				   BENCH_CLAIMS, lineno);
+			bench_fail("%s:%u: not NAME <=|>= GOAL WHAT", path,
+				   lineno);
 		c.at_least = op[0] == '>';
 		snprintf(c.what, sizeof(c.what), "%.*s",
 			 (int)strcspn(line + at, "\n"), line + at);
@@ -83,7 +94,7 @@ static void read_claims(void)
 			if (!strcmp(name, claim_names[i]))
 				break;
 		if (i == NR_CLAIMS || claims[i].goal)
-			bench_fail("%s:%u: %s claim '%s'", BENCH_CLAIMS, lineno,
+			bench_fail("%s:%u: %s claim '%s'", path, lineno,
 				   i == NR_CLAIMS ? "unknown" : "repeated",
 				   name);
 		claims[i] = c;
@@ -91,8 +102,7 @@ static void read_claims(void)
 	fclose(f);
 	for (unsigned int i = 0; i < NR_CLAIMS; i++)
 		if (!claims[i].goal)
-			bench_fail("%s: no claim '%s'", BENCH_CLAIMS,
-				   claim_names[i]);
+			bench_fail("%s: no claim '%s'", path, claim_names[i]);
 	done = true;
 }
 
@@ -373,8 +383,8 @@ void print_targets(void)
 
 	printf("\nClaims checked on this machine (benchmark figures, not "
 	       "tests; goals: %s)\n  %s within %.0f%% of %s:\n",
-	       strrchr("/" BENCH_CLAIMS, '/') + 1, si->name, WITHIN * 100,
-	       bi->name);
+	       opt.claims_file ? opt.claims_file : "lab/bench/claims.txt",
+	       si->name, WITHIN * 100, bi->name);
 	if (t)
 		printf("    timing loop: %.3fx, %s\n", t->cell[s].rmed,
 		       t->cell[s].rmed <= 1 + WITHIN ? "met" : "missed");
