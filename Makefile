@@ -1,19 +1,27 @@
 # librefcount: hardened reference counting for C, with the measurements that
 # tell what the hardening costs.
 #
-#   make              build build/librefcount.a and build/pic/librefcount.so
-#   make check        every test (installs what it is missing)
-#   make bench        the main job: refcount-bench (installs what it is missing)
-#   make install PREFIX=/usr/local DESTDIR=
+# The entry points (every other target is internal to a fragment):
+#   make                  build/librefcount.a and build/pic/librefcount.so
+#   make check            every test below (installs what it is missing)
+#   make check-unit       the unit tier (tests/unit.mk, mk/man.mk)
+#   make check-integration  the integration tier (tests/integration.mk)
+#   make check-stress     stress, fuzz and model checks (tests/stress.mk)
+#   make check-examples   every example (examples/examples.mk)
+#   make bench            refcount-bench (lab/bench/bench.mk)
+#   make nullblk-bench    the fio null_blk runs (lab/nullblk/nullblk.mk)
+#   make install PREFIX=/usr/local DESTDIR=   (and uninstall)
+# and, outside make check: check-convert (real Debian projects,
+# lab/convert/convert.mk) and check-qemu (aarch64 and i386 under qemu-user).
 #
 # Variables: WERROR= (no -Werror), NEED=true (install no Debian packages),
 # CC, OPT, CFLAGS, LDFLAGS, PREFIX (absolute), LIBDIR, INCDIR, DESTDIR.
 #
-# mk/ holds what every area shares (the breed list, the library recipe, the
-# unit-suite recipe); each area keeps its rules in a fragment beside its
-# sources: tests/tests.mk, tests/reliability.mk, tests/tracker.mk,
-# lab/bench/bench.mk, lab/nullblk/nullblk.mk.  A fragment adds its test targets to
-# CHECK_TARGETS; `make check` runs them all.  docs/architecture.md describes them.
+# mk/ holds what every fragment shares (the breed list, the library recipe,
+# the unit-suite recipe, the sanitizer table, the man pages); the tests'
+# fragments are by tier, the lab's beside its sources (lab/lab.mk).  A
+# fragment adds its test targets to CHECK_TARGETS; each tier's are those
+# its fragment added.  docs/architecture.md describes them.
 
 # `make` alone builds the library, whatever the fragments below define first.
 .DEFAULT_GOAL := all
@@ -47,11 +55,12 @@ include mk/args.mk
 include mk/breeds.mk
 include mk/lib.mk
 include mk/unit.mk
+include mk/sanitizers.mk
 include mk/man.mk
 
 # The installed library: a static one, and a shared one from -fPIC objects.
 # The static one is PIC too, so that it can be bundled into a shared object
-# (tests/convlib.mk, check-pic).
+# (tests/integration.mk, check-anystd).
 $(eval $(call LIB_VARIANT,$(B),$(CC),$$(ALL_CFLAGS) -fPIC))
 $(eval $(call LIB_VARIANT,$(B)/pic,$(CC),$$(ALL_CFLAGS) -fPIC))
 LIB_PIC_OBJS = $(LIB_OBJS_$(B)/pic)
@@ -96,44 +105,29 @@ format:
 clean:
 	rm -rf $(B)
 
-# The README's example, compiled with -Werror and run against its expected
-# output; the README's excerpt of it must be its code (tools/check-excerpt.py,
-# with its control).
-.PHONY: check-example
-check-example: $(B)/librefcount.a
-	@$(NEED) python3
-	python3 tools/check-excerpt.py README.md docs/example-lookup.c
-	$(CC) $(ALL_CFLAGS) docs/example-lookup.c $(B)/librefcount.a -o $(B)/example-lookup
-	$(B)/example-lookup > $(B)/example-lookup.out
-	diff -u docs/example-lookup.expected $(B)/example-lookup.out
-	@echo "check-example: passed"
-
-# The three ways of meeting rcuref_t's memory rule (docs/rcuref.md): each
-# example compiled with gcc and clang, -Werror, and run against its
-# expected output.  Only the liburcu one links liburcu.
-RCUREF_EXAMPLES := urcu pool locked
-RCUREF_EXAMPLE_LIBS_urcu := -lurcu-memb
-.PHONY: check-rcuref-examples
-check-rcuref-examples: $(B)/librefcount.a
-	@$(NEED) liburcu-dev clang
-	@set -e; for e in $(RCUREF_EXAMPLES); do for c in gcc clang; do \
-		libs=$$(case $$e in urcu) echo "$(RCUREF_EXAMPLE_LIBS_urcu)";; esac); \
-		$$c $(ALL_CFLAGS) docs/rcuref-$$e.c $(B)/librefcount.a $$libs \
-			-o $(B)/rcuref-$$e-$$c; \
-		$(B)/rcuref-$$e-$$c > $(B)/rcuref-$$e-$$c.out; \
-		diff -u docs/rcuref-$$e.expected $(B)/rcuref-$$e-$$c.out; \
-		done; done
-	@echo "check-rcuref-examples: docs/rcuref-{$$(echo $(RCUREF_EXAMPLES) | tr ' ' ,)}.c passed (gcc, clang)"
-
-CHECK_TARGETS += check-example check-rcuref-examples
-include tests/tests.mk
+# The tests, by tier (docs/architecture.md, 'The make fragments'): each
+# tier's targets are the ones its fragment adds to CHECK_TARGETS.
+tier_added = $(filter-out $(CHECK_SEEN),$(CHECK_TARGETS))$(eval CHECK_SEEN := $(CHECK_TARGETS))
+include tests/mutants/mutants.mk
+include tests/unit.mk
+CHECK_TIER_unit := $(tier_added)
 include lab/lab.mk
-include tests/reliability.mk
-include tests/input.mk
-include tests/tracker.mk
-include tests/convlib.mk
-include tests/percpu.mk
+CHECK_TIER_lab := $(tier_added)
+include tests/stress.mk
+CHECK_TIER_stress := $(tier_added)
+include tests/integration.mk
+CHECK_TIER_integration := $(tier_added)
 include tests/convert/convert.mk
+CHECK_TIER_convert := $(tier_added)
+include examples/examples.mk
+CHECK_TIER_examples := $(tier_added)
+
+define CHECK_TIER
+.PHONY: check-$(1)
+check-$(1): $(CHECK_TIER_$(1))
+	@echo "make check-$(1): all of $(CHECK_TIER_$(1)) passed"
+endef
+$(foreach t,unit integration stress lab,$(eval $(call CHECK_TIER,$(t))))
 
 check: $(CHECK_TARGETS)
 	@echo "make check: all of $(CHECK_TARGETS) passed"

@@ -22,7 +22,6 @@ MAN_HEADERS := include/refcount/refcount.h=refcount \
 	include/refcount/rcuref.h=rcuref \
 	include/refcount/file_ref.h=file_ref \
 	include/refcount/ref_tracker.h=ref_tracker \
-	include/refcount/ref_group.h=ref_group \
 	include/refcount/percpu_ref.h=percpu_ref
 MAN_STAMP := $(B)/man/.stamp
 # The date of the pages: the last commit's, so that a rebuild is identical.

@@ -1,8 +1,8 @@
 # mk/unit.mk - the unit suite, built for one variant
 #
 # One recipe for every build of the unit suite: the host variants of
-# tests/tests.mk (gcc, clang, ASan, TSan) and the aarch64 and i386 cross
-# builds of tests/reliability.mk.
+# tests/unit.mk (gcc, clang, ASan, TSan) and the aarch64 and i386 cross
+# builds of tests/stress.mk.
 #
 #   $(eval $(call UNIT_VARIANT,NAME,CC,CFLAGS,BREEDS,CRITERION))
 #       in $(B)/tests/NAME/: the library (mk/lib.mk, with -fPIC), and
@@ -44,7 +44,7 @@ UNIT_SUITES := lkdtm boundary boundary-long kref report-api ref_tracker
 UNIT_SUITE_CFLAGS_ref_tracker := -fno-omit-frame-pointer
 UNIT_HDRS   := $(wildcard tests/*.h) $(LIB_HDRS)
 
-# liburcu-dev: check-install builds docs/rcuref-urcu.c with refcount-rcu.
+# liburcu-dev: check-install builds examples/rcuref-urcu.c with refcount-rcu.
 UNIT_NEED := $(UNIT_DIR)/.need
 $(UNIT_NEED):
 	$(NEED) gcc g++ clang libcriterion-dev pkg-config \

@@ -16,9 +16,6 @@
  * it is 2^62 (2^30 on 32-bit) on a signed one, so that the biased count is positive and the hardened atomic
  * mode can tell a saturated (negative) count from a biased one.
  *
- * -DPERCPU_MUTANT builds a broken switch (the slots are not summed), for the
- * race test that must catch it.
- *
  * The atomic mode is the saturating breed's: an operation that leaves the
  * count negative stores PERCPU_REF_SATURATED and reports through
  * __refcount_report() (src/report.c) with the caller's address.
@@ -34,7 +31,6 @@
 #include <refcount/report.h>
 
 #define PCPU_BIAS (1L << (sizeof(long) * CHAR_BIT - 2))
-#define BREED "percpu_ref"
 
 /* Serialises every switch, as the kernel's percpu_ref_switch_lock does. */
 static pthread_mutex_t switch_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -45,7 +41,7 @@ extern void __tsan_acquire(void *addr) __attribute__((weak));
 static void report(struct percpu_ref *ref, enum refcount_saturation_type t,
 		   enum __refcount_msg msg, const void *ip)
 {
-	__refcount_report((refcount_t *)(void *)ref, t, msg, ip, BREED);
+	__refcount_report((refcount_t *)(void *)ref, t, msg, ip, NULL);
 }
 
 static long *slot_of(unsigned long ptr, unsigned int cpu)
@@ -226,9 +222,6 @@ static void to_atomic(struct percpu_ref *ref, const void *ip)
 	if (__percpu_ref_cfg.rseq)
 		__percpu_ref_membarrier();
 	sum = slots_sum(ptr, true);
-#ifdef PERCPU_MUTANT
-	sum = 0; /* the control of tests/stress/percpu-race.c: slots forgotten */
-#endif
 	res = __atomic_add_fetch(&d->count, wrap_add(sum, -PCPU_BIAS),
 				 __ATOMIC_ACQ_REL);
 	if (res <= 0) {

@@ -9,9 +9,6 @@
  * __file_ref_put() and include/linux/file_ref.h file_ref_inc(); reports go
  * through __refcount_report() (src/report.c) with the kernel's WARN_ONCE
  * texts.  Nothing here needs liburcu.
- *
- * -DRCUREF_MUTANT builds a broken dead-zone check (a get on a released
- * counter succeeds), for the tests that must catch it.
  */
 #ifndef RCUREF_NO_URCU
 #define RCUREF_NO_URCU
@@ -43,13 +40,11 @@ bool rcuref_get_slowpath(rcuref_t *ref)
 	 * back to the middle of the dead zone, so that racing gets never
 	 * reach NOREF again, and fail.
 	 */
-#ifndef RCUREF_MUTANT
 	if (cnt >= RCUREF_RELEASED) {
 		atomic_store_explicit(&ref->refcnt, __RCUREF_VAL(RCUREF_DEAD),
 				      memory_order_relaxed);
 		return false;
 	}
-#endif
 	/*
 	 * Saturated (or a racing put brought it back to valid, then nothing
 	 * to do): pin it at SATURATED, leak the object, and succeed.
@@ -60,7 +55,7 @@ bool rcuref_get_slowpath(rcuref_t *ref)
 				      memory_order_relaxed);
 		__refcount_report(AS_REFCOUNT(ref), REFCOUNT_ADD_NOT_ZERO_OVF,
 				  __REFCOUNT_MSG_RCUREF_SATURATED,
-				  __builtin_return_address(0), "rcuref");
+				  __builtin_return_address(0), NULL);
 	}
 	return true;
 }
@@ -103,7 +98,7 @@ bool rcuref_put_slowpath(rcuref_t *ref, unsigned int cnt)
 				      memory_order_relaxed);
 		__refcount_report(AS_REFCOUNT(ref), REFCOUNT_SUB_UAF,
 				  __REFCOUNT_MSG_RCUREF_IMBALANCED,
-				  __builtin_return_address(0), "rcuref");
+				  __builtin_return_address(0), NULL);
 		return false;
 	}
 	/* A put on a saturated counter: keep it pinned, silently. */
@@ -126,7 +121,7 @@ bool __file_ref_put(file_ref_t *ref, unsigned long cnt)
 				      memory_order_relaxed);
 		__refcount_report(AS_REFCOUNT(ref), REFCOUNT_SUB_UAF,
 				  __REFCOUNT_MSG_FILE_REF_IMBALANCED,
-				  __builtin_return_address(0), "file_ref");
+				  __builtin_return_address(0), NULL);
 		return false;
 	}
 	if (cnt > FILE_REF_MAXREF)
@@ -140,5 +135,5 @@ void __file_ref_inc_released(file_ref_t *ref)
 {
 	__refcount_report(AS_REFCOUNT(ref), REFCOUNT_ADD_UAF,
 			  __REFCOUNT_MSG_FILE_REF_INC_DEAD,
-			  __builtin_return_address(0), "file_ref");
+			  __builtin_return_address(0), NULL);
 }

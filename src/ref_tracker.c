@@ -112,12 +112,7 @@ int ref_tracker_alloc(struct ref_tracker_dir *dir,
 
 static bool is_live(uint32_t state)
 {
-#ifdef REFCOUNT_TRACKER_MUTANT_NO_QUARANTINE
-	(void)state;
-	return true; /* the mutant: a second put goes unnoticed */
-#else
 	return (state & __TRK_STATUS) == __TRK_LIVE;
-#endif
 }
 
 static void print_stack(FILE *f, const char *title, depot_stack_handle_t h)
@@ -304,9 +299,6 @@ static unsigned int snapshot(struct ref_tracker_dir *dir,
 			++*total;
 			for (i = 0; i < n && groups[i].stack != h; i++)
 				;
-#ifdef REFCOUNT_TRACKER_MUTANT_NO_GROUPING
-			i = n; /* the mutant: every tracker is its own group */
-#endif
 			if (i < n) {
 				groups[i].count++;
 			} else if (n < limit) {

@@ -6,6 +6,7 @@
  * per enum refcount_saturation_type, then the installed handler.  The default
  * handler prints the kernel's wording once per (type, message), as WARN_ONCE
  * did, and aborts with REFCOUNT_ABORT=1 (the kernel's panic_on_warn).
+ * REFCOUNT_REPORT_LOG=FILE records every report, one line each.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -28,18 +29,13 @@
 
 static atomic_ulong report_counts[REFCOUNT_NR_SATURATION_TYPES];
 static _Atomic(refcount_report_fn) report_handler = refcount_report_default;
-static _Atomic(refcount_report_ex_fn) report_handler_ex;
 static atomic_bool warned_once[REFCOUNT_NR_SATURATION_TYPES]
 			      [__REFCOUNT_NR_MSGS];
 
-/* What the report being handled on this thread carries, for the default. */
-struct report_ctx {
-	enum __refcount_msg msg;
-	const void *ip;
-	const char *breed;
-};
-static _Thread_local const struct report_ctx *current_report;
-
+/*
+ * Each message's text; the kind of counter it is about follows from which
+ * message it is (msg_kind()).
+ */
 static const char *const msg_text[__REFCOUNT_NR_MSGS] = {
 	[__REFCOUNT_MSG_SATURATED] = "refcount_t: saturated; leaking memory.",
 	[__REFCOUNT_MSG_ADD_ON_0] =
@@ -77,6 +73,7 @@ static const char *const msg_text[__REFCOUNT_NR_MSGS] = {
 		"percpu_ref: exit while references are held; use-after-free.",
 };
 
+/* The names of the types, and of the kinds of counter. */
 static const char *const type_names[REFCOUNT_NR_SATURATION_TYPES] = {
 	[REFCOUNT_ADD_NOT_ZERO_OVF] = "ADD_NOT_ZERO_OVF",
 	[REFCOUNT_ADD_OVF] = "ADD_OVF",
@@ -84,6 +81,24 @@ static const char *const type_names[REFCOUNT_NR_SATURATION_TYPES] = {
 	[REFCOUNT_SUB_UAF] = "SUB_UAF",
 	[REFCOUNT_DEC_LEAK] = "DEC_LEAK",
 };
+static const char *const kind_names[] = {
+	[REFCOUNT_KIND_REFCOUNT] = "refcount_t",
+	[REFCOUNT_KIND_RCUREF] = "rcuref_t",
+	[REFCOUNT_KIND_FILE_REF] = "file_ref_t",
+	[REFCOUNT_KIND_PERCPU_REF] = "percpu_ref",
+};
+
+/* The kind of counter a message is about: the messages are grouped. */
+static enum refcount_report_kind msg_kind(enum __refcount_msg msg)
+{
+	if (msg >= __REFCOUNT_MSG_PERCPU_SATURATED)
+		return REFCOUNT_KIND_PERCPU_REF;
+	if (msg >= __REFCOUNT_MSG_FILE_REF_IMBALANCED)
+		return REFCOUNT_KIND_FILE_REF;
+	if (msg >= __REFCOUNT_MSG_RCUREF_SATURATED)
+		return REFCOUNT_KIND_RCUREF;
+	return REFCOUNT_KIND_REFCOUNT;
+}
 
 /* The saturating breed's message for each type (lib/refcount.c, v5.5+). */
 enum __refcount_msg __refcount_modern_msg(enum refcount_saturation_type t)
@@ -98,14 +113,19 @@ enum __refcount_msg __refcount_modern_msg(enum refcount_saturation_type t)
 		return __REFCOUNT_MSG_UNDERFLOW;
 	case REFCOUNT_DEC_LEAK:
 		return __REFCOUNT_MSG_DEC_HIT_0;
+	default:
+		return __REFCOUNT_NR_MSGS;
 	}
-	return __REFCOUNT_NR_MSGS;
 }
 
-/* The type of the counter a message is about, as the default prints it. */
 static bool valid_type(enum refcount_saturation_type t)
 {
 	return (unsigned int)t < REFCOUNT_NR_SATURATION_TYPES;
+}
+
+const char *refcount_report_type_name(enum refcount_saturation_type t)
+{
+	return valid_type(t) ? type_names[t] : "unknown";
 }
 
 unsigned long refcount_report_count(enum refcount_saturation_type t)
@@ -193,16 +213,12 @@ static int format_ip(char *buf, size_t len, const void *ip)
 			(unsigned long)(m.at - m.bias), *sym ? ")" : "");
 }
 
-/* The type of the counter a report is about, from who reported it. */
-static const char *counter_type(const char *breed)
+/* The name of the kind of counter a report is about. */
+static const char *kind_name(enum refcount_report_kind k)
 {
-	if (breed && !strcmp(breed, "rcuref"))
-		return "rcuref_t";
-	if (breed && !strcmp(breed, "file_ref"))
-		return "file_ref_t";
-	if (breed && !strcmp(breed, "percpu_ref"))
-		return "percpu_ref";
-	return "refcount_t";
+	return (unsigned int)k < sizeof(kind_names) / sizeof(kind_names[0]) ?
+		       kind_names[k] :
+		       "refcount_t";
 }
 
 int refcount_report_format(const struct refcount_report *rep, char *buf,
@@ -227,81 +243,40 @@ int refcount_report_format(const struct refcount_report *rep, char *buf,
 				(unsigned int)getuid(), (unsigned int)geteuid(),
 				(void *)rep->counter);
 	return snprintf(buf, len, "%s (%s %p, caller %s, %s[%d])", rep->message,
-			counter_type(rep->breed), (void *)rep->counter, where,
+			kind_name(rep->kind), (void *)rep->counter, where,
 			program_invocation_short_name, (int)getpid());
 }
 
 /*
- * REFCOUNT_ABORT: 1 to abort, 0 not to, -1 for a value that is neither
- * (reported once, then treated as 0).
+ * REFCOUNT_ABORT: 1 to abort; 0, empty or unset not to.  Another value is
+ * named once on stderr and treated as 0.
  */
-static int abort_wanted(void)
+static bool abort_wanted(void)
 {
-	static const char *const yes[] = { "1", "y", "yes", "true", "on" };
-	static const char *const no[] = { "", "0", "n", "no", "false", "off" };
 	static atomic_bool complained;
 	const char *v = getenv("REFCOUNT_ABORT");
 
-	if (!v)
-		return 0;
-	for (unsigned int i = 0; i < sizeof(yes) / sizeof(yes[0]); i++)
-		if (!strcasecmp(v, yes[i]))
-			return 1;
-	for (unsigned int i = 0; i < sizeof(no) / sizeof(no[0]); i++)
-		if (!strcasecmp(v, no[i]))
-			return 0;
+	if (!v || !strcmp(v, "") || !strcmp(v, "0"))
+		return false;
+	if (!strcmp(v, "1"))
+		return true;
 	if (!atomic_exchange(&complained, true))
 		fprintf(stderr,
-			"librefcount: REFCOUNT_ABORT='%s' is not a boolean "
-			"(1/yes/true/on or 0/no/false/off): not aborting\n",
+			"librefcount: REFCOUNT_ABORT='%s' is not 0 or 1: not "
+			"aborting\n",
 			v);
-	return -1;
+	return false;
 }
 
 /*
- * REFCOUNT_REPORT: "summary" (one line of counts on stderr at exit),
- * "every" (the default handler prints every report, not once per type and
- * message), or both, comma-separated.  Another value is named on stderr,
- * once, and ignored.
+ * REFCOUNT_REPORT_LOG as the reports read it: from the environment at the
+ * first report, and again after refcount_report_reset() and
+ * refcount_set_report_handler().  A saturated counter reports on every
+ * operation, and getenv() walks the whole environment: in a converted
+ * json-c's saturated gets, perf put 56% of the samples in getenv() and its
+ * strncmp().
  */
-enum { REPORT_SUMMARY = 1, REPORT_EVERY = 2 };
-
-static unsigned int report_flags_read(void)
-{
-	static atomic_bool complained;
-	const char *v = getenv("REFCOUNT_REPORT");
-	unsigned int flags = 0;
-	char word[16];
-
-	while (v && *v) {
-		size_t n = strcspn(v, ",");
-
-		snprintf(word, sizeof(word), "%.*s", (int)n, v);
-		if (!strcmp(word, "summary"))
-			flags |= REPORT_SUMMARY;
-		else if (!strcmp(word, "every"))
-			flags |= REPORT_EVERY;
-		else if (n && !atomic_exchange(&complained, true))
-			fprintf(stderr,
-				"librefcount: REFCOUNT_REPORT='%s' is not "
-				"'summary' or 'every' (or both, with a comma): "
-				"ignored\n",
-				getenv("REFCOUNT_REPORT"));
-		v += n + (v[n] == ',');
-	}
-	return flags;
-}
-
-/*
- * REFCOUNT_REPORT and REFCOUNT_REPORT_LOG as the reports read them: from
- * the environment at the first report, and again after
- * refcount_report_reset() and refcount_set_report_handler*().  A saturated
- * counter reports on every operation, and getenv() walks the whole
- * environment: in a converted json-c's saturated gets, perf put 56% of the
- * samples in getenv() and its strncmp().  The destructor's summary reads it
- * afresh.
- */
-enum { ENV_READ = 4, ENV_LOG = 8 };
+enum { ENV_READ = 1, ENV_LOG = 2 };
 static atomic_uint env_state;
 static char env_log[PATH_MAX];
 
@@ -313,7 +288,7 @@ static unsigned int report_env(void)
 
 	if (__builtin_expect(st & ENV_READ, 1))
 		return st;
-	st = report_flags_read() | ENV_READ;
+	st = ENV_READ;
 	log = getenv("REFCOUNT_REPORT_LOG");
 	if (log && *log) {
 		snprintf(env_log, sizeof(env_log), "%s", log);
@@ -328,54 +303,39 @@ static void report_env_forget(void)
 	atomic_store_explicit(&env_state, 0, memory_order_release);
 }
 
-static unsigned int report_flags(void)
+void refcount_report_default(const struct refcount_report *rep)
 {
-	return report_env() & (REPORT_SUMMARY | REPORT_EVERY);
-}
-
-void refcount_report_default(refcount_t *r, enum refcount_saturation_type t)
-{
-	const struct report_ctx *ctx = current_report;
-	enum __refcount_msg msg = ctx ? ctx->msg : __refcount_modern_msg(t);
-	struct refcount_report rep;
 	char line[PATH_MAX + 1024];
+	int m;
 
-	if (msg == __REFCOUNT_MSG_SILENT)
+	if (!rep->message)
 		return;
-	if (!valid_type(t) || msg >= __REFCOUNT_NR_MSGS) {
+	for (m = 0; m < __REFCOUNT_NR_MSGS; m++)
+		if (msg_text[m] && (msg_text[m] == rep->message ||
+				    !strcmp(msg_text[m], rep->message)))
+			break;
+	if (!valid_type(rep->type) || m == __REFCOUNT_NR_MSGS) {
 		fprintf(stderr,
 			"refcount_t: unknown saturation event!? "
 			"(type %d, refcount_t %p)\n",
-			(int)t, (void *)r);
+			(int)rep->type, (void *)rep->counter);
 		return;
 	}
 	/* Once per type and message: a load first, the exchange once. */
-	if ((atomic_load_explicit(&warned_once[t][msg], memory_order_relaxed) ||
-	     atomic_exchange(&warned_once[t][msg], true)) &&
-	    !(report_flags() & REPORT_EVERY))
+	if (atomic_load_explicit(&warned_once[rep->type][m],
+				 memory_order_relaxed) ||
+	    atomic_exchange(&warned_once[rep->type][m], true))
 		return;
 
-	rep.counter = r;
-	rep.type = t;
-	rep.message = msg_text[msg];
-	rep.breed = ctx ? ctx->breed : "saturating";
-	rep.caller = ctx ? ctx->ip : NULL;
-	refcount_report_format(&rep, line, sizeof(line));
+	refcount_report_format(rep, line, sizeof(line));
 	fprintf(stderr, "%s\n", line);
 	/* Who holds it, if a tracked wrapper registered the counter. */
-	__ref_tracker_print_holders(r);
+	__ref_tracker_print_holders(rep->counter);
 
-	if (abort_wanted() == 1) {
-		fprintf(stderr, "librefcount: REFCOUNT_ABORT=%s: aborting\n",
-			getenv("REFCOUNT_ABORT"));
+	if (abort_wanted()) {
+		fprintf(stderr, "librefcount: REFCOUNT_ABORT=1: aborting\n");
 		abort();
 	}
-}
-
-refcount_report_ex_fn refcount_set_report_handler_ex(refcount_report_ex_fn fn)
-{
-	report_env_forget();
-	return atomic_exchange(&report_handler_ex, fn);
 }
 
 void refcount_report_reset(void)
@@ -390,26 +350,13 @@ void refcount_report_reset(void)
 	}
 }
 
-__attribute__((destructor)) static void report_summary(void)
-{
-	if (!(report_flags_read() & REPORT_SUMMARY))
-		return;
-	fprintf(stderr,
-		"librefcount: %s[%d] reports:", program_invocation_short_name,
-		(int)getpid());
-	for (int t = 0; t < REFCOUNT_NR_SATURATION_TYPES; t++)
-		fprintf(stderr, " %s %lu", type_names[t],
-			refcount_report_count(
-				(enum refcount_saturation_type)t));
-	fputc('\n', stderr);
-}
-
 /*
  * REFCOUNT_REPORT_LOG=FILE: one line per report, appended to FILE (opened
  * for each report with O_APPEND, written with one write(), so that the
  * processes of a test suite can share it), whatever handler is installed:
  *	pid TAB breed TAB type TAB caller TAB message NEWLINE
- * type is the name REFCOUNT_REPORT=summary prints, caller is
+ * breed is the refcount_t's breed or the other kind's name, type is
+ * refcount_report_type_name()'s, caller is
  * "sym+0xoff (module+0xoff)", message is empty for a silent report.
  * A log that cannot be opened or written is said once on stderr, so that
  * an empty log is not mistaken for a clean run.
@@ -435,9 +382,9 @@ static void report_log(const struct refcount_report *rep)
 		return;
 	format_ip(where, sizeof(where), rep->caller);
 	n = snprintf(line, sizeof(line), "%d\t%s\t%s\t%s\t%s\n", (int)getpid(),
-		     rep->breed ? rep->breed : "saturating",
-		     valid_type(rep->type) ? type_names[rep->type] : "unknown",
-		     where, rep->message ? rep->message : "");
+		     rep->breed ? rep->breed : kind_name(rep->kind),
+		     refcount_report_type_name(rep->type), where,
+		     rep->message ? rep->message : "");
 	if (n <= 0)
 		return;
 	if ((size_t)n >= sizeof(line))
@@ -458,18 +405,14 @@ void __refcount_report(refcount_t *r, enum refcount_saturation_type t,
 		       enum __refcount_msg msg, const void *ip,
 		       const char *breed)
 {
-	const struct report_ctx ctx = { .msg = msg, .ip = ip, .breed = breed };
-	const struct report_ctx *outer = current_report;
-	refcount_report_ex_fn ex;
-	refcount_report_fn fn;
-
+	bool known = msg < __REFCOUNT_NR_MSGS;
 	const struct refcount_report rep = {
 		.counter = r,
 		.type = t,
-		.message = msg == __REFCOUNT_MSG_SILENT ||
-					   msg >= __REFCOUNT_NR_MSGS ?
-				   NULL :
-				   msg_text[msg],
+		.kind = known ? msg_kind(msg) : REFCOUNT_KIND_REFCOUNT,
+		.message = known && msg != __REFCOUNT_MSG_SILENT ?
+				   msg_text[msg] :
+				   NULL,
 		.breed = breed,
 		.caller = ip,
 	};
@@ -478,15 +421,7 @@ void __refcount_report(refcount_t *r, enum refcount_saturation_type t,
 		atomic_fetch_add_explicit(&report_counts[t], 1,
 					  memory_order_relaxed);
 	report_log(&rep);
-	ex = atomic_load_explicit(&report_handler_ex, memory_order_acquire);
-	if (ex) {
-		ex(&rep);
-		return;
-	}
-	fn = atomic_load_explicit(&report_handler, memory_order_acquire);
-	current_report = &ctx;
-	fn(r, t);
-	current_report = outer;
+	atomic_load_explicit(&report_handler, memory_order_acquire)(&rep);
 }
 
 void __refcount_saturate_at(refcount_t *r, enum refcount_saturation_type t,

@@ -75,23 +75,14 @@ walk_from(const uintptr_t *fp, uintptr_t *entries, unsigned int max,
 	lo = bounds.lo;
 	top = bounds.hi - 2 * sizeof(uintptr_t);
 	*hash = h;
-#ifndef REFCOUNT_TRACKER_MUTANT_UNBOUNDED_WALK
 	/* Unknown bounds (hi 0): no walk at all. */
 	if (!max || p < lo || bounds.hi < lo + 2 * sizeof(uintptr_t))
 		return 0;
-#endif
 	for (;;) {
 		uintptr_t ret, next;
 
-#ifndef REFCOUNT_TRACKER_MUTANT_UNBOUNDED_WALK
 		if (p > top || (p & (sizeof(uintptr_t) - 1)))
 			break;
-#else
-		(void)top;
-		(void)lo;
-		if (!p) /* the mutant: only a NULL ends the walk */
-			break;
-#endif
 		ret = ((const uintptr_t *)p)[1];
 		next = ((const uintptr_t *)p)[0];
 		if (!ret)
@@ -104,11 +95,9 @@ walk_from(const uintptr_t *fp, uintptr_t *entries, unsigned int max,
 			if (++n == max)
 				break;
 		}
-#ifndef REFCOUNT_TRACKER_MUTANT_UNBOUNDED_WALK
 		/* Frames are pushed downwards: each caller's is higher. */
 		if (next <= p)
 			break;
-#endif
 		p = next;
 	}
 	*hash = h;

@@ -2,7 +2,7 @@
 /*
  * tests/anystd.c - <refcount/refcount.h> from C90, C99, C11 and C++
  *
- * Written in C90 (tests/convlib.mk builds it with -std=c90 -pedantic,
+ * Written in C90 (tests/integration.mk builds it with -std=c90 -pedantic,
  * -std=c99 -pedantic, -std=c11 and as C++): below C11 the operations are
  * librefcount's exported functions, in C11 and C++ the inline ones; they
  * must behave the same, and a report must name this file's call site
@@ -41,7 +41,7 @@ int main(void)
 	refcount_long_t l = REFCOUNT_LONG_INIT(1);
 	pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
-	refcount_set_report_handler_ex(log_report);
+	refcount_set_report_handler(log_report);
 	refcount_inc(&r);
 	refcount_add(2, &r);
 	CHECK(refcount_read(&r) == 4);

@@ -113,7 +113,7 @@ int main(void)
 	};
 	refcount_t r;
 
-	refcount_set_report_handler_ex(handler);
+	refcount_set_report_handler(handler);
 	refcount_t many[8];
 
 	for (unsigned int i = 0; i < sizeof(sites) / sizeof(sites[0]); i++)

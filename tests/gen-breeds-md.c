@@ -14,10 +14,14 @@
 
 #include "lkdtm-table.h"
 
-static const char *const type_names[] = {
-	"REFCOUNT_ADD_NOT_ZERO_OVF", "REFCOUNT_ADD_OVF",  "REFCOUNT_ADD_UAF",
-	"REFCOUNT_SUB_UAF",	     "REFCOUNT_DEC_LEAK",
-};
+/* "REFCOUNT_" and the library's name of the type (src/report.c). */
+static const char *type_name(enum refcount_saturation_type t)
+{
+	static char buf[64];
+
+	snprintf(buf, sizeof(buf), "REFCOUNT_%s", refcount_report_type_name(t));
+	return buf;
+}
 
 static void value(char *buf, size_t len, enum breed_idx b, unsigned int v)
 {
@@ -162,7 +166,7 @@ int main(int argc, char **argv)
 			printf("| %d | %s | %s | %s | %s | %s%s | %s | %s |\n",
 			       id + 1, c->name, c->steps, v, ret(e->ret),
 			       e->type == NO_REPORT ? "none" : "1 x ",
-			       e->type == NO_REPORT ? "" : type_names[e->type],
+			       e->type == NO_REPORT ? "" : type_name(e->type),
 			       p, chk);
 		}
 	}

@@ -47,11 +47,11 @@ bool report_counts_delta_ok(const struct report_counts *before, int type,
 static atomic_ulong quiet_counts[REFCOUNT_NR_SATURATION_TYPES];
 static _Atomic(void *) quiet_last;
 
-static void quiet_handler(refcount_t *r, enum refcount_saturation_type t)
+static void quiet_handler(const struct refcount_report *rep)
 {
-	if ((unsigned int)t < REFCOUNT_NR_SATURATION_TYPES)
-		atomic_fetch_add(&quiet_counts[t], 1);
-	atomic_store(&quiet_last, (void *)r);
+	if ((unsigned int)rep->type < REFCOUNT_NR_SATURATION_TYPES)
+		atomic_fetch_add(&quiet_counts[rep->type], 1);
+	atomic_store(&quiet_last, (void *)rep->counter);
 }
 
 void quiet_install(void)

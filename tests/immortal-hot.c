@@ -3,7 +3,7 @@
  * tests/immortal-hot.c - the inline operations whose instructions must not
  * change for REFCOUNT_IMMORTAL
  *
- * Compiled (not run) per breed by tests/convlib.mk, check-immortal, which
+ * Compiled (not run) per breed by tests/integration.mk, check-immortal, which
  * disassembles these functions and fails if any of them holds one of the
  * constants of the immortal test (the zone's bounds): immortality is decided
  * in the cold path alone.  With -DHOT_MUTANT each function tests

@@ -1,6 +1,6 @@
 #!/bin/sh
-# tests/input.sh BENCH DIR LIBOBJ: bad input gets a clear error (issue 9,
-# item 6); LIBOBJ is an object of the library, for the WERROR= check.
+# tests/input.sh BENCH DIR LIBOBJ: bad input gets a clear error;
+# LIBOBJ is an object of the library, for the WERROR= check.
 #
 # Each case runs one bad input and requires a non-zero exit, a message on
 # stderr that names the bad value (its first line not blank), and nothing
@@ -54,6 +54,22 @@ b() { expect_fail "$1" "$bench" --quick --suites=codesize --no-progress \
 ncpu=$(getconf _NPROCESSORS_CONF)
 cpu=99
 [ "$ncpu" -gt 99 ] && cpu=$ncpu
+# The claims file (lab/bench/claims.txt): each fault named, with its line,
+# before anything runs.  bc PATTERN FILE.
+bc() { expect_fail "$1" "$bench" --quick --suites=codesize --no-progress \
+	--json="$out/bench.json" --claims="$2"; }
+claims=lab/bench/claims.txt
+bc "$dir/no-such-claims: No such file" "$dir/no-such-claims"
+grep -v '^percpu-getput ' "$claims" > "$dir/claims-missing"
+bc "no claim 'percpu-getput'" "$dir/claims-missing"
+{ cat "$claims"; echo "nope <= 1.5 a claim nobody computes"; } > "$dir/claims-unknown"
+bc "unknown claim 'nope'" "$dir/claims-unknown"
+{ cat "$claims"; grep '^timing ' "$claims"; } > "$dir/claims-twice"
+bc "repeated claim 'timing'" "$dir/claims-twice"
+sed 's/^timing  *<=/timing =</' "$claims" > "$dir/claims-op"
+bc "not NAME <=|>= GOAL WHAT" "$dir/claims-op"
+sed 's/^objects  *<= [0-9.]*/objects <= 0/' "$claims" > "$dir/claims-zero"
+bc "not NAME <=|>= GOAL WHAT" "$dir/claims-zero"
 b --cpu=$cpu
 b --cpu=-1
 b --cpu=1024

@@ -79,9 +79,9 @@ case " $rcu_libs " in
 *) fail "refcount-rcu's --libs lack -lrefcount or -lurcu-memb" ;;
 esac
 [ -e "$stage/usr/include/refcount/rcuref.h" ] || fail "rcuref.h not installed"
-cp "$src/../docs/rcuref-urcu.c" "$src/../docs/rcuref-urcu.expected" "$work/"
+cp "$src/../examples/rcuref-urcu.c" "$src/../examples/rcuref-urcu.expected" "$work/"
 # shellcheck disable=SC2086
 $cc -std=gnu11 -O2 -Wall -Wextra -Werror $rcu_cflags rcuref-urcu.c \
 	$rcu_libs -o rcuref-urcu
 LD_LIBRARY_PATH="$stage/usr/lib" ./rcuref-urcu | diff -u rcuref-urcu.expected -
-echo "install-test: docs/rcuref-urcu.c builds and runs with refcount-rcu"
+echo "install-test: examples/rcuref-urcu.c builds and runs with refcount-rcu"

@@ -58,12 +58,14 @@ enum lkdtm_check {
  * @type: the report type it causes (exactly one report), or NO_REPORT
  * @msg: what the default handler prints (the start of its line), or NULL if
  *	it prints nothing (a silent report, or no report)
+ * @known: 1 (E()); 0 for a breed the table has no entry for
  */
 struct lkdtm_expect {
 	unsigned int final;
 	int ret;
 	int type;
 	const char *msg;
+	int known; /* 0: the table has no entry for this breed */
 };
 
 struct lkdtm_case {
@@ -81,110 +83,119 @@ struct lkdtm_case {
 #define DLEAK REFCOUNT_DEC_LEAK
 
 /*
- * The scenarios, in LKDTM's order.  Columns: atomic, fast, full, saturating;
- * the nonatomic breed's column is the saturating one (LKDTM_ENTRY): the same
- * checks and saturation, without atomics.
- * X(ident, steps, checker, checker start, atomic, fast, full, saturating)
+ * The scenarios, in LKDTM's order:
+ * X(ident, steps, checker, checker start, [B_<BREED>] = E(...), ...)
+ * with one entry per breed, keyed by enum breed_idx, so that a new breed
+ * adds entries and changes no macro (an entry left out is not .known, and
+ * lkdtm_mismatch() says so).  The nonatomic breed's outcome is the
+ * saturating one's (the same checks and saturation, without atomics):
+ * LKDTM_SATURATING() fills both.
  */
-#define E(final, ret, type, msg) { final, ret, type, msg }
+#define E(final, ret, type, msg) { final, ret, type, msg, 1 }
+#define LKDTM_SATURATING(...) [B_SATURATING] = __VA_ARGS__, [B_NONATOMIC] = __VA_ARGS__
 #define LKDTM_CASES(X)                                                         \
-	X(INC_OVERFLOW, "MAX-1; dec; inc; inc (to MAX); inc",                   \
+	X(INC_OVERFLOW, "MAX-1; dec; inc; inc (to MAX); inc",                  \
 	  CHECK_OVERFLOW, 0,                                                   \
-	  E(V_INT_MIN, RET_VOID, NO_REPORT, NULL),                            \
-	  E(V_SAT_INT, RET_VOID, AOVF, MSG_X86_OVERFLOW),                     \
-	  E(V_SAT_FULL, RET_VOID, AOVF, MSG_SATURATED),                       \
-	  E(V_SAT_INT, RET_VOID, AOVF, MSG_SATURATED))                        \
-	X(ADD_OVERFLOW, "MAX-1; 4x dec; add(4); add(4)", CHECK_OVERFLOW, 0,     \
-	  E(V_INT_MIN + 2, RET_VOID, NO_REPORT, NULL),                        \
-	  E(V_SAT_INT, RET_VOID, AOVF, MSG_X86_OVERFLOW),                     \
-	  E(V_SAT_FULL, RET_VOID, AOVF, MSG_SATURATED),                       \
-	  E(V_SAT_INT, RET_VOID, AOVF, MSG_SATURATED))                        \
-	X(INC_NOT_ZERO_OVERFLOW, "MAX; inc_not_zero", CHECK_OVERFLOW, 0,        \
-	  E(V_INT_MIN, 1, NO_REPORT, NULL),                                   \
-	  E(V_SAT_INT, 1, ANZ, MSG_X86_OVERFLOW),                             \
-	  E(V_SAT_FULL, 1, ANZ, MSG_SATURATED),                               \
-	  E(V_SAT_INT, 1, ANZ, MSG_SATURATED))                                \
-	X(ADD_NOT_ZERO_OVERFLOW, "MAX; add_not_zero(6)", CHECK_OVERFLOW, 0,     \
-	  E(V_INT_MIN + 5, 1, NO_REPORT, NULL),                               \
-	  E(V_SAT_INT, 1, ANZ, MSG_X86_OVERFLOW),                             \
-	  E(V_SAT_FULL, 1, ANZ, MSG_SATURATED),                               \
-	  E(V_SAT_INT, 1, ANZ, MSG_SATURATED))                                \
-	X(DEC_ZERO, "2; dec; dec", CHECK_ZERO, 0,                               \
-	  E(0, RET_VOID, NO_REPORT, NULL),                                    \
-	  E(V_SAT_INT, RET_VOID, DLEAK, MSG_X86_HIT_ZERO),                    \
-	  E(0, RET_VOID, DLEAK, MSG_DEC_HIT_0),                               \
-	  E(V_SAT_INT, RET_VOID, DLEAK, MSG_DEC_HIT_0))                       \
-	X(DEC_NEGATIVE, "0; dec", CHECK_NEGATIVE, 0,                            \
-	  E(0xffffffffu, RET_VOID, NO_REPORT, NULL),                          \
-	  E(V_SAT_INT, RET_VOID, DLEAK, NULL),                                \
-	  E(0, RET_VOID, DLEAK, MSG_UNDERFLOW),                               \
-	  E(V_SAT_INT, RET_VOID, DLEAK, MSG_DEC_HIT_0))                       \
-	X(DEC_AND_TEST_NEGATIVE, "0; dec_and_test", CHECK_NEGATIVE, 0,          \
-	  E(0xffffffffu, 0, NO_REPORT, NULL),                                 \
-	  E(V_SAT_INT, 0, SUAF, NULL),                                        \
-	  E(0, 0, SUAF, MSG_UNDERFLOW),                                       \
-	  E(V_SAT_INT, 0, SUAF, MSG_UNDERFLOW))                               \
-	X(SUB_AND_TEST_NEGATIVE, "3; sub_and_test(5)", CHECK_NEGATIVE, 3,       \
-	  E(0xfffffffeu, 0, NO_REPORT, NULL),                                 \
-	  E(V_SAT_INT, 0, SUAF, NULL),                                        \
-	  E(3, 0, SUAF, MSG_UNDERFLOW),                                       \
-	  E(V_SAT_INT, 0, SUAF, MSG_UNDERFLOW))                               \
-	X(INC_ZERO, "0; inc_not_zero (false); inc", CHECK_FROM_ZERO, 0,         \
-	  E(1, RET_VOID, NO_REPORT, NULL),                                    \
-	  E(1, RET_VOID, NO_REPORT, NULL),                                    \
-	  E(0, RET_VOID, AUAF, MSG_INC_ON_0),                                 \
-	  E(V_SAT_INT, RET_VOID, AUAF, MSG_ADD_ON_0))                         \
-	X(ADD_ZERO, "0; add_not_zero(3) (false); add(3)", CHECK_FROM_ZERO, 0,   \
-	  E(3, RET_VOID, NO_REPORT, NULL),                                    \
-	  E(3, RET_VOID, NO_REPORT, NULL),                                    \
-	  E(0, RET_VOID, AUAF, MSG_ADD_ON_0),                                 \
-	  E(V_SAT_INT, RET_VOID, AUAF, MSG_ADD_ON_0))                         \
-	X(INC_SATURATED, "SATURATED; inc", CHECK_SATURATED, 0,                  \
-	  E(V_SAT_INT + 1, RET_VOID, NO_REPORT, NULL),                        \
-	  E(V_SAT_INT, RET_VOID, AOVF, NULL),                                 \
-	  E(V_SAT_FULL, RET_VOID, AOVF, NULL),                                \
-	  E(V_SAT_INT, RET_VOID, AOVF, MSG_SATURATED))                        \
-	X(DEC_SATURATED, "SATURATED; dec", CHECK_SATURATED, 0,                  \
-	  E(V_SAT_INT - 1, RET_VOID, NO_REPORT, NULL),                        \
-	  E(V_SAT_INT, RET_VOID, DLEAK, NULL),                                \
-	  E(V_SAT_FULL, RET_VOID, DLEAK, NULL),                               \
-	  E(V_SAT_INT, RET_VOID, DLEAK, MSG_DEC_HIT_0))                       \
-	X(ADD_SATURATED, "SATURATED; add(8)", CHECK_SATURATED, 0,               \
-	  E(V_SAT_INT + 8, RET_VOID, NO_REPORT, NULL),                        \
-	  E(V_SAT_INT, RET_VOID, AOVF, NULL),                                 \
-	  E(V_SAT_FULL, RET_VOID, AOVF, NULL),                                \
-	  E(V_SAT_INT, RET_VOID, AOVF, MSG_SATURATED))                        \
-	X(INC_NOT_ZERO_SATURATED, "SATURATED; inc_not_zero", CHECK_SATURATED,   \
-	  0, E(V_SAT_INT + 1, 1, NO_REPORT, NULL),                            \
-	  E(V_SAT_INT, 1, ANZ, NULL), E(V_SAT_FULL, 1, ANZ, NULL),           \
-	  E(V_SAT_INT, 1, ANZ, MSG_SATURATED))                                \
-	X(ADD_NOT_ZERO_SATURATED, "SATURATED; add_not_zero(7)",                 \
-	  CHECK_SATURATED, 0, E(V_SAT_INT + 7, 1, NO_REPORT, NULL),           \
-	  E(V_SAT_INT, 1, ANZ, NULL), E(V_SAT_FULL, 1, ANZ, NULL),           \
-	  E(V_SAT_INT, 1, ANZ, MSG_SATURATED))                                \
-	X(DEC_AND_TEST_SATURATED, "SATURATED; dec_and_test", CHECK_SATURATED,   \
-	  0, E(V_SAT_INT - 1, 0, NO_REPORT, NULL),                            \
-	  E(V_SAT_INT, 0, SUAF, NULL), E(V_SAT_FULL, 0, SUAF, NULL),         \
-	  E(V_SAT_INT, 0, SUAF, MSG_UNDERFLOW))                               \
-	X(SUB_AND_TEST_SATURATED, "SATURATED; sub_and_test(8)",                 \
-	  CHECK_SATURATED, 0, E(V_SAT_INT - 8, 0, NO_REPORT, NULL),           \
-	  E(V_SAT_INT, 0, SUAF, NULL), E(V_SAT_FULL, 0, SUAF, NULL),         \
-	  E(V_SAT_INT, 0, SUAF, MSG_UNDERFLOW))
+	  [B_ATOMIC] = E(V_INT_MIN, RET_VOID, NO_REPORT, NULL),                \
+	  [B_FAST] = E(V_SAT_INT, RET_VOID, AOVF, MSG_X86_OVERFLOW),           \
+	  [B_FULL] = E(V_SAT_FULL, RET_VOID, AOVF, MSG_SATURATED),             \
+	  LKDTM_SATURATING(E(V_SAT_INT, RET_VOID, AOVF, MSG_SATURATED)))       \
+	X(ADD_OVERFLOW, "MAX-1; 4x dec; add(4); add(4)", CHECK_OVERFLOW, 0,    \
+	  [B_ATOMIC] = E(V_INT_MIN + 2, RET_VOID, NO_REPORT, NULL),            \
+	  [B_FAST] = E(V_SAT_INT, RET_VOID, AOVF, MSG_X86_OVERFLOW),           \
+	  [B_FULL] = E(V_SAT_FULL, RET_VOID, AOVF, MSG_SATURATED),             \
+	  LKDTM_SATURATING(E(V_SAT_INT, RET_VOID, AOVF, MSG_SATURATED)))       \
+	X(INC_NOT_ZERO_OVERFLOW, "MAX; inc_not_zero", CHECK_OVERFLOW, 0,       \
+	  [B_ATOMIC] = E(V_INT_MIN, 1, NO_REPORT, NULL),                       \
+	  [B_FAST] = E(V_SAT_INT, 1, ANZ, MSG_X86_OVERFLOW),                   \
+	  [B_FULL] = E(V_SAT_FULL, 1, ANZ, MSG_SATURATED),                     \
+	  LKDTM_SATURATING(E(V_SAT_INT, 1, ANZ, MSG_SATURATED)))               \
+	X(ADD_NOT_ZERO_OVERFLOW, "MAX; add_not_zero(6)", CHECK_OVERFLOW, 0,    \
+	  [B_ATOMIC] = E(V_INT_MIN + 5, 1, NO_REPORT, NULL),                   \
+	  [B_FAST] = E(V_SAT_INT, 1, ANZ, MSG_X86_OVERFLOW),                   \
+	  [B_FULL] = E(V_SAT_FULL, 1, ANZ, MSG_SATURATED),                     \
+	  LKDTM_SATURATING(E(V_SAT_INT, 1, ANZ, MSG_SATURATED)))               \
+	X(DEC_ZERO, "2; dec; dec", CHECK_ZERO, 0,                              \
+	  [B_ATOMIC] = E(0, RET_VOID, NO_REPORT, NULL),                        \
+	  [B_FAST] = E(V_SAT_INT, RET_VOID, DLEAK, MSG_X86_HIT_ZERO),          \
+	  [B_FULL] = E(0, RET_VOID, DLEAK, MSG_DEC_HIT_0),                     \
+	  LKDTM_SATURATING(E(V_SAT_INT, RET_VOID, DLEAK, MSG_DEC_HIT_0)))      \
+	X(DEC_NEGATIVE, "0; dec", CHECK_NEGATIVE, 0,                           \
+	  [B_ATOMIC] = E(0xffffffffu, RET_VOID, NO_REPORT, NULL),              \
+	  [B_FAST] = E(V_SAT_INT, RET_VOID, DLEAK, NULL),                      \
+	  [B_FULL] = E(0, RET_VOID, DLEAK, MSG_UNDERFLOW),                     \
+	  LKDTM_SATURATING(E(V_SAT_INT, RET_VOID, DLEAK, MSG_DEC_HIT_0)))      \
+	X(DEC_AND_TEST_NEGATIVE, "0; dec_and_test", CHECK_NEGATIVE, 0,         \
+	  [B_ATOMIC] = E(0xffffffffu, 0, NO_REPORT, NULL),                     \
+	  [B_FAST] = E(V_SAT_INT, 0, SUAF, NULL),                              \
+	  [B_FULL] = E(0, 0, SUAF, MSG_UNDERFLOW),                             \
+	  LKDTM_SATURATING(E(V_SAT_INT, 0, SUAF, MSG_UNDERFLOW)))              \
+	X(SUB_AND_TEST_NEGATIVE, "3; sub_and_test(5)", CHECK_NEGATIVE, 3,      \
+	  [B_ATOMIC] = E(0xfffffffeu, 0, NO_REPORT, NULL),                     \
+	  [B_FAST] = E(V_SAT_INT, 0, SUAF, NULL),                              \
+	  [B_FULL] = E(3, 0, SUAF, MSG_UNDERFLOW),                             \
+	  LKDTM_SATURATING(E(V_SAT_INT, 0, SUAF, MSG_UNDERFLOW)))              \
+	X(INC_ZERO, "0; inc_not_zero (false); inc", CHECK_FROM_ZERO, 0,        \
+	  [B_ATOMIC] = E(1, RET_VOID, NO_REPORT, NULL),                        \
+	  [B_FAST] = E(1, RET_VOID, NO_REPORT, NULL),                          \
+	  [B_FULL] = E(0, RET_VOID, AUAF, MSG_INC_ON_0),                       \
+	  LKDTM_SATURATING(E(V_SAT_INT, RET_VOID, AUAF, MSG_ADD_ON_0)))        \
+	X(ADD_ZERO, "0; add_not_zero(3) (false); add(3)",                      \
+	  CHECK_FROM_ZERO, 0,                                                  \
+	  [B_ATOMIC] = E(3, RET_VOID, NO_REPORT, NULL),                        \
+	  [B_FAST] = E(3, RET_VOID, NO_REPORT, NULL),                          \
+	  [B_FULL] = E(0, RET_VOID, AUAF, MSG_ADD_ON_0),                       \
+	  LKDTM_SATURATING(E(V_SAT_INT, RET_VOID, AUAF, MSG_ADD_ON_0)))        \
+	X(INC_SATURATED, "SATURATED; inc", CHECK_SATURATED, 0,                 \
+	  [B_ATOMIC] = E(V_SAT_INT + 1, RET_VOID, NO_REPORT, NULL),            \
+	  [B_FAST] = E(V_SAT_INT, RET_VOID, AOVF, NULL),                       \
+	  [B_FULL] = E(V_SAT_FULL, RET_VOID, AOVF, NULL),                      \
+	  LKDTM_SATURATING(E(V_SAT_INT, RET_VOID, AOVF, MSG_SATURATED)))       \
+	X(DEC_SATURATED, "SATURATED; dec", CHECK_SATURATED, 0,                 \
+	  [B_ATOMIC] = E(V_SAT_INT - 1, RET_VOID, NO_REPORT, NULL),            \
+	  [B_FAST] = E(V_SAT_INT, RET_VOID, DLEAK, NULL),                      \
+	  [B_FULL] = E(V_SAT_FULL, RET_VOID, DLEAK, NULL),                     \
+	  LKDTM_SATURATING(E(V_SAT_INT, RET_VOID, DLEAK, MSG_DEC_HIT_0)))      \
+	X(ADD_SATURATED, "SATURATED; add(8)", CHECK_SATURATED, 0,              \
+	  [B_ATOMIC] = E(V_SAT_INT + 8, RET_VOID, NO_REPORT, NULL),            \
+	  [B_FAST] = E(V_SAT_INT, RET_VOID, AOVF, NULL),                       \
+	  [B_FULL] = E(V_SAT_FULL, RET_VOID, AOVF, NULL),                      \
+	  LKDTM_SATURATING(E(V_SAT_INT, RET_VOID, AOVF, MSG_SATURATED)))       \
+	X(INC_NOT_ZERO_SATURATED, "SATURATED; inc_not_zero",                   \
+	  CHECK_SATURATED, 0,                                                  \
+	  [B_ATOMIC] = E(V_SAT_INT + 1, 1, NO_REPORT, NULL),                   \
+	  [B_FAST] = E(V_SAT_INT, 1, ANZ, NULL),                               \
+	  [B_FULL] = E(V_SAT_FULL, 1, ANZ, NULL),                              \
+	  LKDTM_SATURATING(E(V_SAT_INT, 1, ANZ, MSG_SATURATED)))               \
+	X(ADD_NOT_ZERO_SATURATED, "SATURATED; add_not_zero(7)",                \
+	  CHECK_SATURATED, 0,                                                  \
+	  [B_ATOMIC] = E(V_SAT_INT + 7, 1, NO_REPORT, NULL),                   \
+	  [B_FAST] = E(V_SAT_INT, 1, ANZ, NULL),                               \
+	  [B_FULL] = E(V_SAT_FULL, 1, ANZ, NULL),                              \
+	  LKDTM_SATURATING(E(V_SAT_INT, 1, ANZ, MSG_SATURATED)))               \
+	X(DEC_AND_TEST_SATURATED, "SATURATED; dec_and_test",                   \
+	  CHECK_SATURATED, 0,                                                  \
+	  [B_ATOMIC] = E(V_SAT_INT - 1, 0, NO_REPORT, NULL),                   \
+	  [B_FAST] = E(V_SAT_INT, 0, SUAF, NULL),                              \
+	  [B_FULL] = E(V_SAT_FULL, 0, SUAF, NULL),                             \
+	  LKDTM_SATURATING(E(V_SAT_INT, 0, SUAF, MSG_UNDERFLOW)))              \
+	X(SUB_AND_TEST_SATURATED, "SATURATED; sub_and_test(8)",                \
+	  CHECK_SATURATED, 0,                                                  \
+	  [B_ATOMIC] = E(V_SAT_INT - 8, 0, NO_REPORT, NULL),                   \
+	  [B_FAST] = E(V_SAT_INT, 0, SUAF, NULL),                              \
+	  [B_FULL] = E(V_SAT_FULL, 0, SUAF, NULL),                             \
+	  LKDTM_SATURATING(E(V_SAT_INT, 0, SUAF, MSG_UNDERFLOW)))
 
 #define LKDTM_ENUM(id, ...) LKDTM_##id,
 enum lkdtm_id { LKDTM_CASES(LKDTM_ENUM) NR_LKDTM };
 #undef LKDTM_ENUM
 
-#define LKDTM_ENTRY(id, steps_, check_, start_, a, x, f, s)                    \
+#define LKDTM_ENTRY(id, steps_, check_, start_, ...)                           \
 	[LKDTM_##id] = { .name = "REFCOUNT_" #id,                               \
 			 .steps = steps_,                                      \
 			 .check = check_,                                      \
 			 .check_start = start_,                                \
-			 .e = { [B_ATOMIC] = a,                                \
-				[B_FAST] = x,                                  \
-				[B_FULL] = f,                                  \
-				[B_SATURATING] = s,                            \
-				[B_NONATOMIC] = s } },
+			 .e = { __VA_ARGS__ } },
 static const struct lkdtm_case lkdtm_cases[NR_LKDTM] = {
 	LKDTM_CASES(LKDTM_ENTRY)
 };
@@ -237,7 +248,10 @@ static inline const char *lkdtm_mismatch(enum lkdtm_id id, enum breed_idx b,
 	const struct lkdtm_expect *e = &c->e[b];
 	const char *why;
 
-	if (res->weird)
+	if (!e->known)
+		snprintf(buf, sizeof(buf), "%s/%s: the table has no entry",
+			 breed_names[b], c->name);
+	else if (res->weird)
 		snprintf(buf, sizeof(buf), "%s/%s: a legal step misbehaved: %s",
 			 breed_names[b], c->name, res->weird);
 	else if (res->final != e->final)

@@ -184,15 +184,22 @@ Test(report, handler_returns_previous)
 		     refcount_report_default);
 }
 
-/* Called directly, the default handler prints the v5.5+ wording. */
+/* Called directly, the default handler prints each (type, message) once. */
 static void default_directly(void *arg)
 {
 	refcount_t r = REFCOUNT_INIT(5);
+	struct refcount_report add = { .counter = &r,
+				       .type = REFCOUNT_ADD_UAF,
+				       .message = MSG_ADD_ON_0,
+				       .breed = "saturating" };
+	struct refcount_report dec = add;
 
 	(void)arg;
-	refcount_report_default(&r, REFCOUNT_ADD_UAF);
-	refcount_report_default(&r, REFCOUNT_ADD_UAF);
-	refcount_report_default(&r, REFCOUNT_DEC_LEAK);
+	dec.type = REFCOUNT_DEC_LEAK;
+	dec.message = MSG_DEC_HIT_0;
+	refcount_report_default(&add);
+	refcount_report_default(&add);
+	refcount_report_default(&dec);
 }
 
 Test(report, default_called_directly)

@@ -346,7 +346,8 @@ static void expect_report(struct percpu_ref *r, enum refcount_saturation_type t,
 {
 	cr_assert_eq(last.type, t, "type %d, expected %d", last.type, t);
 	cr_assert_str_eq(last_msg, msg);
-	cr_assert_str_eq(last.breed, "percpu_ref");
+	cr_assert_eq(last.kind, REFCOUNT_KIND_PERCPU_REF);
+	cr_assert_null(last.breed);
 	cr_assert_eq((void *)last.counter, (void *)r);
 	cr_assert_not_null(last.caller);
 	memset(&last, 0, sizeof(last));
@@ -356,7 +357,7 @@ static void expect_report(struct percpu_ref *r, enum refcount_saturation_type t,
 static void ex_setup(void)
 {
 	setup();
-	refcount_set_report_handler_ex(ex_handler);
+	refcount_set_report_handler(ex_handler);
 	memset(&last, 0, sizeof(last));
 	last_msg[0] = '\0';
 }
@@ -508,7 +509,7 @@ Test(percpu_misuse, default_handler_prints_once)
 	char out[4096];
 	int st;
 
-	refcount_set_report_handler_ex(NULL);
+	refcount_set_report_handler(NULL);
 	st = run_captured(put_twice, &r, NULL, out, sizeof(out));
 	cr_assert_eq(st, 0);
 	cr_assert_not_null(strstr(out, "percpu_ref: put after release; "

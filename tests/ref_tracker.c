@@ -1,9 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * tests/ref_tracker.c - the ref_tracker: reports, quarantine, counts,
- * capture backends, the tracked wrappers and holders in misuse reports;
- * and the XNU-style groups: totals, nesting and the log of unbalanced
- * operations
+ * capture backends, the tracked wrappers and holders in misuse reports
  *
  * The report texts are compared with their expected form after masking:
  * every hexadecimal number becomes 0x?, and each run of frame lines
@@ -15,7 +13,6 @@
  * the frame-pointer walk passes through the test's own functions.
  */
 #define REFCOUNT_TRACKER
-#define REFCOUNT_GROUPS
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -26,7 +23,6 @@
 
 #include <refcount/impl/stackdepot.h>
 #include <refcount/impl/tracker-internal.h>
-#include <refcount/ref_group.h>
 #include <refcount/ref_tracker.h>
 
 #include "helpers.h"
@@ -582,111 +578,4 @@ Test(tracked, misuse_report_names_holders)
 	cr_assert(strstr(out, "is tracked by held@") != NULL, "%s", out);
 	cr_assert(strstr(out, "held@") && strstr(out, "has 1/1 users at"), "%s",
 		  out);
-}
-
-/* --- groups (<refcount/ref_group.h>) ------------------------------------ */
-
-static struct ref_group net, sessions, other;
-static struct kref ga, gb;
-static refcount_t gc;
-
-static void grp_release(struct kref *k)
-{
-	(void)k;
-}
-
-/* net > sessions; one object leaks a reference, one is balanced. */
-static NOINLINE void group_ops(void)
-{
-	ref_group_init(&net, "net", NULL);
-	ref_group_init(&sessions, "sessions", &net);
-	ref_group_init(&other, "other", NULL);
-	kref_init_grp(&ga, &sessions);
-	kref_get_grp(&ga, &sessions); /* the leak */
-	kref_init_grp(&gb, &sessions);
-	kref_get_grp(&gb, &sessions);
-	cr_assert_eq(kref_put_grp(&gb, grp_release, &sessions), 0);
-	cr_assert_eq(kref_put_grp(&gb, grp_release, &sessions), 1);
-	refcount_init_grp(&gc, &other);
-	refcount_inc_grp(&gc, &other);
-	cr_assert_not(refcount_dec_and_test_grp(&gc, &other));
-	cr_assert(refcount_dec_and_test_grp(&gc, &other));
-}
-
-Test(groups, totals_up_the_chain)
-{
-	char buf[4096];
-
-	unsetenv("REFCOUNT_RLOG");
-	group_ops();
-	ref_group_snprint(NULL, buf, sizeof(buf));
-	cr_assert_str_eq(buf,
-			 "ref_group               objects    count   retain  "
-			 "release  log\n"
-			 "all                           1        2        6  "
-			 "      4\n"
-			 "  net                         1        2        4  "
-			 "      2\n"
-			 "    sessions                  1        2        4  "
-			 "      2\n"
-			 "  other                       0        0        2  "
-			 "      2\n");
-}
-
-/*
- * REFCOUNT_RLOG names net: sessions, without a log of its own, logs into
- * it.  Only the leaking object's records stay: gb's are erased when it
- * drops to 0; other is not logged.
- */
-Test(groups, rlog_keeps_unbalanced)
-{
-	char buf[16384], *m;
-
-	setenv("REFCOUNT_RLOG", "nope,net", 1);
-	group_ops();
-	ref_group_log_snprint(&sessions, buf, sizeof(buf));
-	cr_assert_str_eq(buf, "sessions rlog: off\n");
-	ref_group_snprint(&net, buf, sizeof(buf));
-	cr_assert(strstr(buf, "net                           1        2        "
-			      "4        2  yes\n"),
-		  "%s", buf);
-	ref_group_log_snprint(&net, buf, sizeof(buf));
-	m = mask(buf);
-	cr_assert_str_eq(m, "net rlog: 2 records, 0 dropped\n"
-			    "object 0x? retain at:\n<stack>\n"
-			    "object 0x? retain at:\n<stack>\n");
-	free(m);
-	/* Both are &ga's, taken in group_ops(). */
-	{
-		char obj[64], *second;
-
-		snprintf(obj, sizeof(obj), "object %p retain", (void *)&ga);
-		second = strstr(buf, obj);
-		cr_assert(second != NULL, "%s", buf);
-		cr_assert(strstr(second + 1, obj) != NULL, "%s", buf);
-	}
-}
-
-Test(groups, rlog_bounded)
-{
-	char buf[256];
-	static struct ref_group g;
-	struct kref k;
-
-	setenv("REFCOUNT_RLOG", "bounded", 1);
-	ref_group_init(&g, "bounded", NULL);
-	kref_init_grp(&k, &g);
-	for (int i = 0; i < REF_GROUP_LOG_RECORDS + 9; i++)
-		kref_get_grp(&k, &g);
-	ref_group_log_snprint(&g, buf, sizeof(buf));
-	{
-		const char *want = "bounded rlog: 4096 records, 10 dropped\n";
-
-		cr_assert(!strncmp(buf, want, strlen(want)), "%s", buf);
-	}
-	/* The puts are dropped too (full), and the last erases everything. */
-	for (int i = 0; i < REF_GROUP_LOG_RECORDS + 10; i++)
-		kref_put_grp(&k, grp_release, &g);
-	ref_group_log_snprint(&g, buf, sizeof(buf));
-	cr_assert_str_eq(buf, "bounded rlog: 0 records, 4115 dropped\n");
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * tests/report-log.c - REFCOUNT_REPORT=every and REFCOUNT_REPORT_LOG=FILE
+ * tests/report-log.c - REFCOUNT_REPORT_LOG=FILE
  *
  * Run by tests/report-log.sh with the environment it tests.  It misuses
  * counters at two call sites, site_inc() (increment from 0) and site_put()

@@ -12,7 +12,6 @@
  *              or the comparison proves nothing.
  */
 #ifdef WRAPPED
-#include <refcount/ref_group.h>
 #include <refcount/ref_tracker.h>
 #else
 #include <refcount/kref.h>
@@ -90,34 +89,4 @@ bool site_exit(struct obj *o)
 	W((void)0, (void)ref_tracker_free(&o->dir, &o->t));
 	W((void)0, ref_tracker_dir_print(&o->dir, 16));
 	return W(false, ref_tracker_dir_exit(&o->dir));
-}
-
-/* The XNU-style groups (<refcount/ref_group.h>), without REFCOUNT_GROUPS. */
-#ifdef WRAPPED
-extern struct ref_group grp; /* declared only: no bytes either way */
-#endif
-
-void site_grp_init(struct obj *o)
-{
-	W(kref_init(&o->ref), kref_init_grp(&o->ref, &grp));
-	W(refcount_set(&o->count, 1), refcount_init_grp(&o->count, &grp));
-	W((void)0, ref_group_init(&grp, "grp", NULL));
-}
-
-void site_grp_get(struct obj *o)
-{
-	W(kref_get(&o->ref), kref_get_grp(&o->ref, &grp));
-	W(refcount_inc(&o->count), refcount_inc_grp(&o->count, &grp));
-}
-
-int site_grp_put(struct obj *o)
-{
-	return W(kref_put(&o->ref, site_release),
-		 kref_put_grp(&o->ref, site_release, &grp));
-}
-
-bool site_grp_dec_and_test(struct obj *o)
-{
-	return W(refcount_dec_and_test(&o->count),
-		 refcount_dec_and_test_grp(&o->count, &grp));
 }

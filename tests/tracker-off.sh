@@ -1,12 +1,11 @@
 #!/bin/sh
 # tests/tracker-off.sh CC OUTDIR "CFLAGS" BREED_CFLAGS...
 #
-# The compiled-out check (issue 13): without REFCOUNT_TRACKER, every call
+# The compiled-out check: without REFCOUNT_TRACKER, every call
 # site of tests/tracker-off.c that uses the tracked wrappers and the
-# ref_tracker functions (and, without REFCOUNT_GROUPS, the group
-# wrappers) compiles to exactly the code of the plain operations (objdump
+# ref_tracker functions compiles to exactly the code of the plain operations (objdump
 # -d, and size's text/data/bss), per breed.  The control build with
-# REFCOUNT_TRACKER and REFCOUNT_GROUPS must differ.  See tests/tracker-off.c.
+# REFCOUNT_TRACKER must differ.  See tests/tracker-off.c.
 set -e
 cc=$1 out=$2 cflags=$3
 shift 3
@@ -25,7 +24,7 @@ for bf in "$@"; do
 	# shellcheck disable=SC2086
 	$cc $cflags $bf -DWRAPPED -c tests/tracker-off.c -o "$o-wrapped.o"
 	# shellcheck disable=SC2086
-	$cc $cflags $bf -DWRAPPED -DREFCOUNT_TRACKER -DREFCOUNT_GROUPS \
+	$cc $cflags $bf -DWRAPPED -DREFCOUNT_TRACKER \
 		-c tests/tracker-off.c -o "$o-tracked.o"
 	dis "$o-plain.o" > "$o-plain.dis"
 	dis "$o-wrapped.o" > "$o-wrapped.dis"

@@ -40,7 +40,7 @@ for h in sys.argv[1:]:
     text = re.sub(r"/\*.*?\*/", "", open(h).read(), flags=re.S)
     for m in re.finditer(r"^(?:static\s+)?(?:__refcount_\w+\s+)*"
                          r"(?:void|bool|int|unsigned int|unsigned long|"
-                         r"refcount_report_fn|refcount_report_ex_fn)\s*\**\s*"
+                         r"refcount_report_fn)\s*\**\s*"
                          r"(?:__refcount_\w+\s+)*([a-z]\w*)\s*\(",
                          text, re.M):
         print(m.group(1))

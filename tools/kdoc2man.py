@@ -35,7 +35,7 @@ SECTIONS = [  # (label that starts a paragraph, man section)
     ("Follows ", "SOURCE"),
 ]
 LABELS = "|".join(re.escape(label.rstrip()) for label, _ in SECTIONS[:4])
-# The generated table's markers in <refcount/refcount.h> (tests/tests.mk).
+# The generated table's markers in <refcount/refcount.h> (tests/unit.mk).
 MARKER = re.compile(r"^(BEGIN|END) misuse table")
 HEAD = re.compile(r"^(?:(typedef|struct|enum)\s+)?([A-Za-z_][A-Za-z0-9_]*)"
                   r"(\(\))?\s+-\s+(.*)$")

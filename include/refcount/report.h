@@ -6,7 +6,8 @@
  * detects is counted process-wide, then handed to one report handler.  The
  * default handler prints the kernel's message to stderr once per type and
  * message, and aborts after printing when REFCOUNT_ABORT=1 is set in the
- * environment (the userspace panic_on_warn).
+ * environment (the userspace panic_on_warn); REFCOUNT_REPORT_LOG=FILE
+ * records every report.
  *
  * The out-of-line entry points are cold and never inlined, so the inline fast
  * paths only carry a conditional branch to them.
@@ -35,6 +36,9 @@ __REFCOUNT_BEGIN_DECLS
  *	so the lock helpers) ran on a counter at 0.
  * @REFCOUNT_DEC_LEAK: refcount_dec() took the counter to 0 (it can't free, so
  *	the object leaks) or below 0, or ran on a saturated counter.
+ * @REFCOUNT_NR_SATURATION_TYPES: not a type: how many there are (valid
+ *	types are 0 to REFCOUNT_NR_SATURATION_TYPES - 1).  This library's
+ *	addition; it stays last, so that it counts every type.
  *
  * Similar to the kernel's enum refcount_saturation_type: the same names and
  * values (0..4).  The type follows the operation that detected the misuse in
@@ -48,50 +52,41 @@ enum refcount_saturation_type {
 	REFCOUNT_ADD_OVF,
 	REFCOUNT_ADD_UAF,
 	REFCOUNT_SUB_UAF,
-	REFCOUNT_DEC_LEAK
+	REFCOUNT_DEC_LEAK,
+	REFCOUNT_NR_SATURATION_TYPES
 };
 
 /**
- * REFCOUNT_NR_SATURATION_TYPES - how many saturation types there are
- *
- * 5: valid types are 0 to REFCOUNT_NR_SATURATION_TYPES - 1.  This library's
- * addition.
- */
-#define REFCOUNT_NR_SATURATION_TYPES 5
-
-/**
- * typedef refcount_report_fn - a report handler
- * @r: the counter that was misused (its value is already what the operation
- *     leaves: saturated, or left alone by the full breed or by
- *     refcount_dec_not_one())
- * @t: what was detected
- *
- * Similar to the kernel's WARN in refcount_warn_saturate(), made a hook; the
- * kernel has none.
- *
- * Memory ordering: none promised to the handler.
- *
- * Context: called once per detected violation, on the thread that detected
- * it, after the process-wide count for @t has been incremented.  It may be
- * called from many threads at once and must be thread safe.  It must not call
- * refcount_set_report_handler().
+ * enum refcount_report_kind - the type of the counter a report is about
+ * @REFCOUNT_KIND_REFCOUNT: a refcount_t or refcount_long_t (a kref too)
+ * @REFCOUNT_KIND_RCUREF: an rcuref_t (<refcount/rcuref.h>)
+ * @REFCOUNT_KIND_FILE_REF: a file_ref_t (<refcount/file_ref.h>)
+ * @REFCOUNT_KIND_PERCPU_REF: a struct percpu_ref (<refcount/percpu_ref.h>)
  *
  * This library's addition.
  */
-typedef void (*refcount_report_fn)(refcount_t *r,
-				   enum refcount_saturation_type t);
+enum refcount_report_kind {
+	REFCOUNT_KIND_REFCOUNT,
+	REFCOUNT_KIND_RCUREF,
+	REFCOUNT_KIND_FILE_REF,
+	REFCOUNT_KIND_PERCPU_REF
+};
 
 /**
- * struct refcount_report - what a report handler of the richer form is told
- * @counter: the misused counter (its value is already final)
+ * struct refcount_report - what a report handler is told
+ * @counter: the misused counter, converted: its value is already what the
+ *	operation leaves (saturated, or left alone by the full breed or by
+ *	refcount_dec_not_one()).  For the other kinds it is the address of the
+ *	rcuref_t, file_ref_t or struct percpu_ref.
  * @type: what was detected
+ * @kind: the type of the counter
  * @message: what the default handler prints for it: the kernel's words, e.g.
  *	"refcount_t: saturated; leaking memory.", or, for the fast breed, its
  *	2017 "overflow" / "hit zero" / "unexpected saturation"; NULL for a
  *	silent report (one the 2017 kernel did not print)
- * @breed: the breed whose check caught it: "saturating", "full", "fast" or
- *	"atomic" (REFCOUNT_BREED_NAME of the code that misused the counter),
- *	or "rcuref" / "file_ref" for a report about an rcuref_t / file_ref_t
+ * @breed: for a refcount_t, the breed whose check caught it: "saturating",
+ *	"full", "fast", "atomic" or "nonatomic" (REFCOUNT_BREED_NAME of the
+ *	code that misused the counter); NULL for the other kinds
  * @caller: the return address in the code that misused the counter: the
  *	user's call site, or a lock helper's caller
  *
@@ -100,40 +95,100 @@ typedef void (*refcount_report_fn)(refcount_t *r,
 struct refcount_report {
 	refcount_t *counter;
 	enum refcount_saturation_type type;
+	enum refcount_report_kind kind;
 	const char *message;
 	const char *breed;
 	const void *caller;
 };
 
 /**
- * typedef refcount_report_ex_fn - a report handler of the richer form
+ * typedef refcount_report_fn - a report handler
  * @rep: the report; valid only during the call
  *
- * As refcount_report_fn, with the message, the breed and the caller that
- * the default handler prints.
+ * Similar to the kernel's WARN in refcount_warn_saturate(), made a hook; the
+ * kernel has none.
  *
- * Context: as refcount_report_fn.  This library's addition.
- */
-typedef void (*refcount_report_ex_fn)(const struct refcount_report *rep);
-
-/**
- * refcount_set_report_handler_ex() - install a report handler of the richer form
- * @fn: the new handler, or NULL to remove it
- *
- * While one is installed, reports go to it instead of to the handler of
- * refcount_set_report_handler() (which stays installed, and is called again
- * once this one is removed).  The counts move either way.
- *
- * Memory ordering: a sequentially consistent exchange, as
- * refcount_set_report_handler().
- *
- * Context: any thread.
- *
- * Return: the previous handler of this form, or NULL.
+ * Context: called once per detected violation, on the thread that detected
+ * it, after the process-wide count for the type has been incremented.  It
+ * may be called from many threads at once and must be thread safe.  It must
+ * not call refcount_set_report_handler().
  *
  * This library's addition.
  */
-refcount_report_ex_fn refcount_set_report_handler_ex(refcount_report_ex_fn fn);
+typedef void (*refcount_report_fn)(const struct refcount_report *rep);
+
+/**
+ * refcount_set_report_handler() - install the report handler
+ * @fn: the new handler, or NULL to restore refcount_report_default()
+ *
+ * No kernel counterpart: the kernel has no such hook.
+ *
+ * Memory ordering: a sequentially consistent exchange; reports already
+ * running in other threads may still call the previous handler.
+ *
+ * Context: any thread.
+ *
+ * Return: the previous handler (never NULL), so a caller can chain to it or
+ * restore it.
+ *
+ * This library's addition.
+ */
+refcount_report_fn refcount_set_report_handler(refcount_report_fn fn);
+
+/**
+ * refcount_report_default() - the default report handler
+ * @rep: the report
+ *
+ * Similar to the kernel's WARN_ONCE in refcount_warn_saturate(): prints the
+ * kernel's warning for this violation to stderr the first time it is seen,
+ * as refcount_report_format() writes it (the counter's address, the caller
+ * as symbol+offset and module+offset for addr2line, and program[pid]):
+ * "refcount_t: saturated; leaking memory." for the saturating breed, the
+ * 2017 wording (e.g. "refcount_t: increment on 0; use-after-free.") for the
+ * full breed, and the 2017 x86 handler's "refcount_t overflow at ..." lines
+ * for the fast breed.  Where the 2017 kernel stayed silent (the fast breed
+ * saturating an already negative counter, the full breed refusing to move a
+ * saturated one), it prints nothing.  Each (type, message) pair prints once
+ * per process, as WARN_ONCE does; REFCOUNT_REPORT_LOG (below) records every
+ * report.
+ *
+ * With REFCOUNT_ABORT=1 in the environment it calls abort() after printing,
+ * like the kernel's panic_on_warn; with 0 (or unset) it does not; any other
+ * value is named once on stderr and treated as 0.  Like panic_on_warn it
+ * only fires on a report that prints: the silent cases above are counted
+ * but do not abort.  To stop on every detected misuse, install a handler
+ * that aborts.
+ *
+ * With REFCOUNT_REPORT_LOG=FILE, every report (silent ones too, whatever
+ * handler is installed) appends one line to FILE, opened with O_APPEND and
+ * written with one write() so that the processes of a test suite can share
+ * it: "pid TAB breed TAB type TAB caller TAB message", breed being the
+ * refcount_t's breed or, for the other kinds, the counter's type (e.g.
+ * rcuref_t), type as refcount_report_type_name() names it, caller as
+ * refcount_report_format() writes it, message empty for a silent report.
+ * FILE is not created when nothing is reported; one that cannot be opened
+ * or written is said once on stderr.  Both variables are read at the first
+ * report, and again after refcount_report_reset() or
+ * refcount_set_report_handler() (a test that sets them with setenv() calls
+ * one of those).
+ *
+ * Memory ordering: none promised.
+ *
+ * Context: thread safe; not async-signal-safe (it uses stdio).
+ *
+ * rcuref_t and file_ref_t report through the same counts and handler, with
+ * the kernel's WARN_ONCE texts and these types: a get that found a saturated
+ * counter ("rcuref saturated - leaking memory") is REFCOUNT_ADD_NOT_ZERO_OVF,
+ * since rcuref_get() is a try-get like refcount_inc_not_zero(); a put on a
+ * released counter ("rcuref - imbalanced put()", "imbalanced put on file
+ * reference count") is REFCOUNT_SUB_UAF; file_ref_inc() on a released or
+ * saturated counter ("file_ref_inc() on a released file reference") is
+ * REFCOUNT_ADD_UAF.
+ *
+ * Follows lib/refcount.c refcount_warn_saturate() (v5.5+) and, for the fast
+ * breed, kernel/panic.c refcount_error_report().
+ */
+void refcount_report_default(const struct refcount_report *rep);
 
 /**
  * refcount_report_format() - the line the default handler prints for a report
@@ -142,10 +197,10 @@ refcount_report_ex_fn refcount_set_report_handler_ex(refcount_report_ex_fn fn);
  * @len: the size of @buf in bytes (160 is always enough but for long
  *	program and module names, which are cut)
  *
- * For a handler of the richer form that logs reports itself.  The caller
- * appears as "symbol+0xoff (module+0xoff)": `addr2line -i -e module 0xoff`
- * names the line of the call (the offset is that of the call instruction),
- * for executables and shared objects, PIE or not.
+ * For a handler that logs reports itself.  The caller appears as
+ * "symbol+0xoff (module+0xoff)": `addr2line -i -e module 0xoff` names the
+ * line of the call (the offset is that of the call instruction), for
+ * executables and shared objects, PIE or not.
  *
  * Context: any thread; not async-signal-safe.
  *
@@ -156,6 +211,18 @@ refcount_report_ex_fn refcount_set_report_handler_ex(refcount_report_ex_fn fn);
  */
 int refcount_report_format(const struct refcount_report *rep, char *buf,
 			   size_t len);
+
+/**
+ * refcount_report_type_name() - the name of a saturation type
+ * @t: the type
+ *
+ * Return: the enumerator's name without its REFCOUNT_ prefix, e.g.
+ * "ADD_UAF", as REFCOUNT_REPORT_LOG writes it; "unknown" for a value out of
+ * range.
+ *
+ * Context: any thread.  This library's addition.
+ */
+const char *refcount_report_type_name(enum refcount_saturation_type t);
 
 /**
  * refcount_report_reset() - forget every report so far, for test suites
@@ -193,90 +260,6 @@ void refcount_report_reset(void);
 unsigned long refcount_report_count(enum refcount_saturation_type t);
 
 /**
- * refcount_set_report_handler() - install the report handler
- * @fn: the new handler, or NULL to restore refcount_report_default()
- *
- * No kernel counterpart: the kernel has no such hook.
- *
- * Memory ordering: a sequentially consistent exchange; reports already
- * running in other threads may still call the previous handler.
- *
- * Context: any thread.
- *
- * Return: the previous handler (never NULL), so a caller can chain to it or
- * restore it.
- *
- * This library's addition.
- */
-refcount_report_fn refcount_set_report_handler(refcount_report_fn fn);
-
-/**
- * refcount_report_default() - the default report handler
- * @r: the misused counter
- * @t: the violation type
- *
- * Similar to the kernel's WARN_ONCE in refcount_warn_saturate(): prints the
- * kernel's warning for this violation to stderr the first time it is seen,
- * followed by the counter's address, the caller (as refcount_report_format()
- * writes it: symbol+offset where the dynamic symbol table has it, and
- * module+offset for addr2line) and program[pid]:
- * "refcount_t: saturated; leaking memory." for the saturating breed, the
- * 2017 wording (e.g. "refcount_t: increment on 0; use-after-free.") for the
- * full breed, and the 2017 x86 handler's "refcount_t overflow at ..." lines
- * for the fast breed.  Where the 2017 kernel stayed silent (the fast breed
- * saturating an already negative counter, the full breed refusing to move a
- * saturated one), it prints nothing.  Each (type, message) pair prints once
- * per process, as WARN_ONCE does.
- *
- * If REFCOUNT_ABORT is set to a true value in the environment (1, y, yes,
- * true or on, in any case), it calls abort() after printing, like the
- * kernel's panic_on_warn; a false value (0, n, no, false, off, or empty)
- * does not, and any other value is reported once on stderr and ignored.
- * With REFCOUNT_REPORT=summary, the process prints one line of the counts
- * of every type to stderr at exit; with REFCOUNT_REPORT=every, this handler
- * prints every report, each time, instead of once per (type, message), so
- * that every call site of a conversion's misuse shows; "summary,every" does
- * both (another value is named and ignored).  With
- * REFCOUNT_REPORT_LOG=FILE, every report (silent ones too, whatever handler
- * is installed) appends one line to FILE, opened with O_APPEND and written
- * with one write() so that the processes of a test suite can share it:
- * "pid TAB breed TAB type TAB caller TAB message", type as the summary
- * names it (e.g. ADD_UAF), caller as refcount_report_format() writes it,
- * message empty for a silent report; FILE is not created when nothing is
- * reported, and one that cannot be opened or written is said once on
- * stderr.  Both variables are read at the first report, and again after
- * refcount_report_reset() or refcount_set_report_handler*() (a test that
- * sets them with setenv() calls one of those); the summary at exit reads
- * REFCOUNT_REPORT then.  Like
- * panic_on_warn it only fires on a report that prints: the silent cases
- * above are counted but do not abort.  To stop on every detected misuse,
- * install a handler that aborts.
- *
- * Memory ordering: none promised.
- *
- * Context: thread safe; not async-signal-safe (it uses stdio).  Called
- * directly (not from a report) it prints the saturating breed's message for
- * @t.
- *
- * rcuref_t and file_ref_t (<refcount/rcuref.h>, <refcount/file_ref.h>)
- * report through the same counts and handler, with the kernel's WARN_ONCE
- * texts and these types: a get that found a saturated counter
- * ("rcuref saturated - leaking memory") is REFCOUNT_ADD_NOT_ZERO_OVF, since
- * rcuref_get() is a try-get like refcount_inc_not_zero(); a put on a
- * released counter ("rcuref - imbalanced put()", "imbalanced put on file
- * reference count") is REFCOUNT_SUB_UAF; file_ref_inc() on a released or
- * saturated counter ("file_ref_inc() on a released file reference") is
- * REFCOUNT_ADD_UAF.  For these reports @r is the address of the rcuref_t or
- * file_ref_t, converted: rcuref_t has refcount_t's layout (one atomic int),
- * and a file_ref_t is at least as large, so reading r->refs stays inside the
- * object (on a 64-bit file_ref_t it reads one half of the counter).
- *
- * Follows lib/refcount.c refcount_warn_saturate() (v5.5+) and, for the fast
- * breed, kernel/panic.c refcount_error_report().
- */
-void refcount_report_default(refcount_t *r, enum refcount_saturation_type t);
-
-/**
  * refcount_warn_saturate() - saturate a counter and report it
  * @r: the counter
  * @t: what was detected
@@ -307,9 +290,8 @@ void refcount_warn_saturate(refcount_t *r,
 void __refcount_saturate_at(refcount_t *r, enum refcount_saturation_type t,
 			    const char *breed, const void *ip) __refcount_cold;
 /* Internal: the nonatomic breed's refcount_warn_saturate(). */
-void __refcount_nonatomic_warn_saturate(refcount_t *r,
-					enum refcount_saturation_type t)
-	__refcount_cold;
+void __refcount_nonatomic_warn_saturate(
+	refcount_t *r, enum refcount_saturation_type t) __refcount_cold;
 /*
  * Internal: the same for a refcount_long_t (src/long.c), which stores
  * REFCOUNT_LONG_SATURATED; the report's counter is @r converted.
@@ -353,7 +335,8 @@ enum __refcount_msg {
 
 /*
  * Internal: count and hand one violation to the handler (cold).  @breed is
- * the REFCOUNT_BREED_NAME of the check that caught it.
+ * the REFCOUNT_BREED_NAME of the check that caught a refcount_t's misuse,
+ * NULL for the other kinds, which @msg tells (src/report.c).
  */
 void __refcount_report(refcount_t *r, enum refcount_saturation_type t,
 		       enum __refcount_msg msg, const void *ip,

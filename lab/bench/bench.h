@@ -22,6 +22,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "peers.h"
+
 #if defined(__x86_64__) || defined(__i386__)
 #include <x86intrin.h>
 #define BENCH_HAVE_TSC 1
@@ -66,8 +68,8 @@ struct bench_impl {
 	const char *name; /* "atomic_t", "refcount-full", "glib", ... */
 	enum bench_row_kind kind;
 	bool target; /* the targets are about this row: the default breed */
-	bool tryget_target; /* issue 12's try-get targets are about this row */
-	bool percpu_target; /* issue 11's percpu_ref targets: this row */
+	bool tryget_target; /* the rcuref_t claims are about this row */
+	bool percpu_target; /* the percpu_ref claims are about this row */
 	const char *key; /* BENCH_SFX: names its code size call sites */
 	const char *api; /* the operations, for the header */
 	const char *lookup_note; /* how the lookup pattern is built, or NULL */
@@ -100,13 +102,16 @@ struct bench_impl {
 
 /*
  * The rows: bench_impl_<name>, one per breed of the registry (lab/bench/breed.c,
- * built once per breed), and the baseline and the peers (lab/bench/peer-*.c).
+ * built once per breed), and the baseline and the peers (lab/bench/peer-*.c,
+ * listed in lab/bench/peers.h).
  */
 #define BENCH_DECLARE_BREED(name, NAME, id, max, saturated)                    \
 	extern const struct bench_impl bench_impl_##name;
 REFCOUNT_FOR_EACH_THREADED_BREED(BENCH_DECLARE_BREED)
-extern const struct bench_impl bench_impl_c11, bench_impl_urcu, bench_impl_glib,
-	bench_impl_ck, bench_impl_rcuref, bench_impl_fileref, bench_impl_percpu;
+#define BENCH_DECLARE_PEER(file, deb, pc)                                      \
+	extern const struct bench_impl bench_impl_##file;
+BENCH_FOR_EACH_PEER(BENCH_DECLARE_PEER)
+extern const struct bench_impl bench_impl_c11;
 
 /* Stop with a message: a counter did something a correct one can't. */
 void bench_fail(const char *fmt, ...)

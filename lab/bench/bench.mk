@@ -12,10 +12,11 @@
 #   make check-bench   smoke test (part of make check): --quick, then check
 #                      the structure of the JSON, never the speed
 #
-# The peers come from their Debian packages: liburcu (urcu/ref.h), GLib
-# (gatomicrefcount) and Concurrency Kit (ck_pr.h); mk/need installs them.
+# The peers are listed once, in lab/bench/peers.h (read below): each one's
+# row file, Debian package (mk/need installs it) and pkg-config module.
 #
 # The files:
+#   lab/bench/peers.h      the peers: X(file, deb, pc), one line each
 #   lab/bench/bench.h      what a row shares with the driver (struct bench_impl)
 #   lab/bench/loops.h      the template of a row's timed loops and probes
 #   lab/bench/breed.c      a breed's row: built once per breed of $(BREEDS_THREADED) (the breeds that may be shared by threads), with
@@ -33,7 +34,8 @@
 #     run.c            the rows table, the plan and the run, with its medians
 #     report.c         what both reports share: the build (-DBENCH_CFLAGS),
 #                      the code size table (codesize.h), the kernel's figures
-#     report-text.c    the text tables; targets.c, the targets that end them
+#     report-text.c    the text tables; targets.c, the claims that end them,
+#                      with their goals read from lab/bench/claims.txt
 #     report-json.c    the JSON document
 #     util.c           bench_fail() and the progress bar (the rows call them)
 # Data flow: cli parses -> machine probes -> protection probes -> plan ->
@@ -42,29 +44,45 @@
 BENCH_DIR  := $(B)/bench
 BENCH_BIN  := $(BENCH_DIR)/refcount-bench
 BENCH_JSON := $(BENCH_DIR)/bench.json
-BENCH_PEERS := c11 urcu glib ck rcuref fileref percpu
+# The peers, from lab/bench/peers.h's X(file, "deb", "pc") lines: their
+# names, the packages of those with one, and BENCH_PC_<file>, the pkg-config
+# module of those with one.  (The sed scripts are in variables: make would
+# count their parentheses.)
+BENCH_PEER_X := ^[[:space:]]*X(\([a-z0-9_]*\), *"\([^"]*\)", *"\([^"]*\)")
+BENCH_PEER_NAMES := $(shell sed -n 's/$(BENCH_PEER_X).*/\1/p' lab/bench/peers.h)
+ifeq ($(strip $(BENCH_PEER_NAMES)),)
+$(error lab/bench/bench.mk: no peer lines in lab/bench/peers.h)
+endif
+BENCH_PEER_DEBS := $(shell sed -n 's/$(BENCH_PEER_X).*/\2/p' lab/bench/peers.h)
+BENCH_PEER_PCS := $(shell sed -n 's/$(BENCH_PEER_X).*/\1=\3/p' lab/bench/peers.h)
+$(foreach p,$(BENCH_PEER_PCS),$(eval BENCH_PC_$(subst =, := ,$(p))))
+BENCH_PCS := $(strip $(foreach n,$(BENCH_PEER_NAMES),$(BENCH_PC_$(n))))
+BENCH_PEERS := c11 $(BENCH_PEER_NAMES)
 BENCH_ROW_OBJS := $(BREEDS_THREADED:%=$(BENCH_DIR)/breed-%.o) \
 	$(BENCH_PEERS:%=$(BENCH_DIR)/peer-%.o)
-BENCH_SRC_HDRS := lab/bench/bench.h lab/bench/loops.h $(LIB_HDRS)
+BENCH_SRC_HDRS := lab/bench/bench.h lab/bench/peers.h lab/bench/loops.h $(LIB_HDRS)
 BENCH_DRIVER := cli machine probe run report report-text targets \
 	report-json util
 BENCH_DRIVER_OBJS := $(BENCH_DRIVER:%=$(BENCH_DIR)/%.o)
 # report.c prints the flags it was built with and includes codesize.h.
 BENCH_REPORT_CFLAGS = -I$(BENCH_DIR) -DBENCH_CFLAGS='"$(strip $(ALL_CFLAGS))"'
+# The claims' goals are data, read at run time (lab/bench/claims.txt).
+BENCH_CLAIMS_CFLAGS = -DBENCH_CLAIMS='"$(CURDIR)/lab/bench/claims.txt"'
 NM ?= nm
 OBJDUMP ?= objdump
 
 # pkg-config may not be installed yet when make reads this file: expand at
 # recipe time, after bench-need.
-BENCH_GLIB_CFLAGS = $$(pkg-config --cflags glib-2.0)
-BENCH_GLIB_LIBS = $$(pkg-config --libs glib-2.0)
+BENCH_PEER_CFLAGS = $(if $(BENCH_PC_$(1)),$$(pkg-config --cflags $(BENCH_PC_$(1))))
+BENCH_PEER_LIBS = $(if $(BENCH_PCS),$$(pkg-config --libs $(BENCH_PCS)))
+# GLib's functions are out of line: the code size table reads their size.
 BENCH_LIBGLIB = $$(pkg-config --variable=libdir glib-2.0)/libglib-2.0.so
 
 .PHONY: bench plot check-bench bench-need
 CHECK_TARGETS += check-bench
 
 bench-need:
-	@$(NEED) liburcu-dev libglib2.0-dev libck-dev pkg-config binutils
+	@$(NEED) $(BENCH_PEER_DEBS) pkg-config binutils
 
 $(BENCH_DIR):
 	mkdir -p $@
@@ -84,7 +102,7 @@ $(BENCH_DIR)/breed-%.o: lab/bench/breed.c $(BENCH_SRC_HDRS) lab/bench/bench.mk \
 $(BENCH_DIR)/peer-%.o: lab/bench/peer-%.c $(BENCH_SRC_HDRS) lab/bench/bench.mk \
 		| $(BENCH_DIR) bench-need
 	$(CC) $(ALL_CFLAGS) $(BENCH_ROW_CFLAGS) \
-		$(if $(filter glib,$*),$(BENCH_GLIB_CFLAGS)) -c $< -o $@
+		$(call BENCH_PEER_CFLAGS,$*) -c $< -o $@
 
 $(BENCH_DIR)/codesize.h: lab/bench/codesize.sh $(BENCH_ROW_OBJS) $(B)/librefcount.a
 	sh lab/bench/codesize.sh $(NM) $(OBJDUMP) \
@@ -139,15 +157,16 @@ $(BENCH_DIR)/codesize-arch.h: $(BENCH_ARCHS:%=$(BENCH_DIR)/x-%/codesize.h)
 	} > $@.tmp
 	mv $@.tmp $@
 
-$(BENCH_DRIVER_OBJS): $(BENCH_DIR)/%.o: lab/bench/%.c lab/bench/driver.h lab/bench/bench.h \
+$(BENCH_DRIVER_OBJS): $(BENCH_DIR)/%.o: lab/bench/%.c lab/bench/driver.h $(BENCH_SRC_HDRS) \
 		$(LIB_HDRS) | $(BENCH_DIR)
 	$(CC) $(ALL_CFLAGS) $(if $(filter report,$*),$(BENCH_REPORT_CFLAGS)) \
+		$(if $(filter targets,$*),$(BENCH_CLAIMS_CFLAGS)) \
 		-c $< -o $@
 
 $(BENCH_DIR)/report.o: $(BENCH_DIR)/codesize.h $(BENCH_DIR)/codesize-arch.h
 
 $(BENCH_BIN): $(BENCH_DRIVER_OBJS) $(BENCH_ROW_OBJS) $(B)/librefcount.a
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(BENCH_GLIB_LIBS) -lm
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(BENCH_PEER_LIBS) -lm
 
 bench: $(BENCH_BIN)
 	@$(BENCH_BIN) --json=$(BENCH_JSON) $(ARGS)
@@ -178,7 +197,7 @@ check-bench: $(BENCH_BIN)
 	jq -e -f lab/bench/check.jq $(BENCH_DIR)/quick.json > /dev/null
 	@echo "check-bench: refcount-bench --quick --format=json is well formed"
 
-# The README's lookup table, timed (lab/bench/lookup-table.c): kref under a
+# The lookup table of examples/example-lookup.c, timed (lab/bench/lookup-table.c): kref under a
 # mutex against rcuref_t with liburcu, 1 and 2 threads.  `make
 # bench-lookup`; check-bench-lookup (make check) runs it small: it must
 # finish and print its table, never a speed.
@@ -216,7 +235,7 @@ check-tracker-bench: $(TRACKER_BENCH)
 	@echo "check-tracker-bench: passed"
 CHECK_TARGETS += check-tracker-bench
 
-# --- percpu-bench: percpu_ref's kill latency and bytes per object (issue 11)
+# --- percpu-bench: percpu_ref's kill latency and bytes per object
 
 PERCPU_BENCH := $(BENCH_DIR)/percpu-bench
 .PHONY: bench-percpu check-bench-percpu

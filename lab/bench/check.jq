@@ -6,23 +6,27 @@
 #
 # A full run (every suite) unless --arg partial 1: then the rows of the
 # suites in machine.suites, and none of the others.
+#
+# The row names come from the document itself, never from a list here: the
+# rows are the impls of the results (every suite that ran must have each
+# one), the peers those of targets.versus; the target and the baseline are
+# the contract's (refcount-saturating against atomic_t).
 
-def impls: ["atomic_t", "refcount-atomic", "refcount-fast", "refcount-full",
-	    "refcount-saturating", "urcu_ref", "glib", "ck", "rcuref",
-	    "file_ref", "percpu_ref"];
-def peers: ["urcu_ref", "glib", "ck", "rcuref", "file_ref", "percpu_ref"];
 def suites: ["timing", "contention", "objects", "codesize"];
 def num: type == "number";
 def pos: num and . > 0;
 def num_or_null: num or . == null;
 def load: . == null or (type == "array" and length == 3 and all(num));
 def rows($s): [.results[] | select(.suite == $s)];
-def every_impl: (map(.impl) | unique) == (impls | sort);
 def partial: $ARGS.named.partial != null;
 # rows of suite $s, if it ran, pass f; else there are none
 def suite($s; f): if .machine.suites | index([$s]) then rows($s) | f
 	else rows($s) == [] end;
 
+. as $doc
+| def impls: $doc.results | map(.impl) | unique;
+  def peers: $doc.targets.versus | map(.peer);
+  def every_impl: (map(.impl) | unique) == impls;
 (.machine | type == "object"
 	and (.cpu | type == "string") and (.compiler | type == "string")
 	and (.tsc_hz | pos) and (.cpus | pos) and (.rounds | . >= 5)
@@ -57,9 +61,10 @@ and suite("contention"; length > 0 and every_impl
 		and (.pattern | IN("getput", "lookup"))))
 and suite("contention"; map(.threads) | unique | .[0] == 1)
 and suite("contention"; map(select(.pattern == "lookup"
-		and (.impl | IN("atomic_t", "refcount-saturating", "rcuref",
-				"file_ref"))))
+		and (.impl | IN($doc.targets.target, $doc.targets.baseline))))
 	| length > 0 and all(.cas_retries_per_op | num and . >= 0))
+and suite("contention"; map(select(has("cas_retries_per_op")))
+	| all(.cas_retries_per_op | num and . >= 0))
 and suite("contention"; map(select(.impl | IN("rcuref", "file_ref"))
 		| select(.pattern == "lookup"))
 	| all(.cas_retries_per_op == 0))
@@ -67,11 +72,19 @@ and suite("objects"; length > 0 and every_impl
 	and all((.objects | pos) and (.cycles_per_op | pos)
 		and (.ratio_to_atomic | pos)))
 and suite("objects"; map(.objects) | any(. == 1000000))
+and (impls | length) > 2 and (peers | length) > 0
+and (peers | unique | length) == (peers | length)
+and (peers | all(IN(impls[])))
+and (peers | all(. != $doc.targets.target and . != $doc.targets.baseline))
 and suite("codesize"; length == 2 * (impls | length) and every_impl
 	and all((.bytes | num) and (.op | IN("inc", "dec_and_test"))))
 and (.machine.suites as $ran | .codesize_arch | type == "array"
 	and (if $ran | index(["codesize"])
-		then length == 3 * 5 * 2
+		then length == (map(.arch) | unique | length)
+				* (map(.impl) | unique | length) * 2
+			and (map(.arch) | unique | length) > 0
+			and any(.impl == $doc.targets.baseline)
+			and any(.impl == $doc.targets.target)
 			and all((.arch | type == "string") and (.bytes | pos)
 				and (.insns | pos)
 				and (.op | IN("inc", "dec_and_test"))

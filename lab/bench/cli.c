@@ -48,7 +48,9 @@ static void usage(FILE *f)
 		"                  target's 95%% intervals are within +-1%%\n"
 		"                  and each one's goal met or missed\n"
 		"  --[no-]progress progress bar on stderr (default: if a "
-		"tty, or --full)\n",
+		"tty, or --full)\n"
+		"  --claims=FILE   the claims checked at the end (default "
+		"lab/bench/claims.txt)\n",
 		MAX_ROUNDS, MAX_THREADS);
 }
 
@@ -170,7 +172,8 @@ enum {
 	O_SUITES,
 	O_PROGRESS,
 	O_NO_PROGRESS,
-	O_PRECISE
+	O_PRECISE,
+	O_CLAIMS
 };
 
 static const struct option options[] = {
@@ -188,6 +191,7 @@ static const struct option options[] = {
 	{ "progress", no_argument, NULL, O_PROGRESS },
 	{ "no-progress", no_argument, NULL, O_NO_PROGRESS },
 	{ "precise", optional_argument, NULL, O_PRECISE },
+	{ "claims", required_argument, NULL, O_CLAIMS },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -231,6 +235,11 @@ static void parse(int argc, char **argv)
 			if (!*v)
 				bad_usage("--json=: needs a file name");
 			opt.json_file = v;
+			break;
+		case O_CLAIMS:
+			if (!*v)
+				bad_usage("--claims=: needs a file name");
+			opt.claims_file = v;
 			break;
 		case O_ROUNDS:
 			opt.rounds = (unsigned int)number("rounds", v, 5,
@@ -346,6 +355,7 @@ int main(int argc, char **argv)
 	FILE *f = NULL;
 
 	parse(argc, argv);
+	read_claims(); /* a bad claims file stops the run before it starts */
 	if (opt.json_file)
 		f = open_json_file();
 	read_machine();

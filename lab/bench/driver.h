@@ -83,10 +83,8 @@
 
 /*
  * The rows (run.c): the baseline, the registry's breeds in its order, then
- * the BENCH_NR_PEERS peers (urcu_ref, glib, ck, rcuref, file_ref,
- * percpu_ref).
+ * the BENCH_NR_PEERS peers of lab/bench/peers.h.
  */
-#define BENCH_NR_PEERS 6
 #define NR_IMPLS (1 + REFCOUNT_NR_THREADED_BREEDS + BENCH_NR_PEERS)
 extern const struct bench_impl *const impls[NR_IMPLS];
 /* Where the baseline and the target row are in impls[] (plan()). */
@@ -107,6 +105,7 @@ struct bench_opt {
 	bool json, progress, full, quick;
 	double precise; /* --precise: seconds to spend on more rounds, or 0 */
 	const char *json_file; /* --json=FILE: the JSON too, to FILE */
+	const char *claims_file; /* --claims=FILE, or NULL: BENCH_CLAIMS */
 	unsigned int suites; /* bit per enum suite */
 	int argc; /* the arguments as given (without argv[0]), for the JSON */
 	char **argv;
@@ -218,6 +217,8 @@ bool noisy(const struct cell *c);
 /* The reports: report-text.c, targets.c and report-json.c. */
 void print_table(void);
 void print_targets(void);
+/* Read and check the claims file (targets.c); fatal if it is bad. */
+void read_claims(void);
 void print_targets_json(FILE *f);
 void print_json(FILE *f);
 

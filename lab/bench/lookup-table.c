@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * lab/bench/lookup-table.c - the README's lookup table, timed: kref under a
- * mutex (docs/example-lookup.c) against rcuref_t with liburcu
- * (docs/rcuref-urcu.c)
+ * lab/bench/lookup-table.c - examples/example-lookup.c's table, timed: kref under a
+ * mutex (examples/example-lookup.c) against rcuref_t with liburcu
+ * (examples/rcuref-urcu.c)
  *
  * NSESSIONS sessions live in a 64-bucket hash table for the whole run; each
  * thread looks up a pseudo-random id, takes a reference, reads the session

@@ -19,8 +19,8 @@
  *   BENCH_FORKED               true: probe in a child (the row may abort)
  * and optionally BENCH_DEC(r), a decrement whose result is not tested,
  * BENCH_TARGET, true for the row the targets are about (default false),
- * BENCH_TRYGET_TARGET, true for the row the try-get targets are about,
- * BENCH_PERCPU_TARGET, true for the row issue 11's targets are about,
+ * BENCH_TRYGET_TARGET, true for the row the rcuref_t claims are about,
+ * BENCH_PERCPU_TARGET, true for the row the percpu_ref claims are about,
  * BENCH_FINAL_PUT(r), for a row whose last reference is dropped by another
  * call than its puts (percpu_ref's kill): the timing loop's last
  * operation, true when it released, and
@@ -276,10 +276,9 @@ static unsigned long BN(reports)(void)
 	return n;
 }
 
-static void BN(quiet)(refcount_t *r, enum refcount_saturation_type t)
+static void BN(quiet)(const struct refcount_report *rep)
 {
-	(void)r;
-	(void)t;
+	(void)rep;
 }
 
 /* Reported: refcount_report_count() grew while the scenario ran. */

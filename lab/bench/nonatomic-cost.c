@@ -2,7 +2,7 @@
 /*
  * lab/bench/nonatomic-cost.c - what a converted single-threaded get/put costs
  *
- * `make bench-nonatomic` (tests/convlib.mk).  One thread, one object, a
+ * `make bench-nonatomic` (tests/integration.mk).  One thread, one object, a
  * get and a put per iteration through out-of-line functions, as a
  * library's public API calls them (json_object_get/json_object_put): the
  * plain int a build without threads had (++ and --), the nonatomic breed,

@@ -17,8 +17,8 @@
  * which detects nothing, as the header says; on a dead ref (count 0) they
  * run in the hardened atomic mode.
  *
- * Kind BENCH_ROW_PEER: not a refcount_t breed; issue 11's targets find it by
- * its percpu_target field (lab/bench/targets.c).
+ * Kind BENCH_ROW_PEER: not a refcount_t breed; the percpu_ref claims find it
+ * by its percpu_target field (lab/bench/targets.c).
  */
 #include <limits.h>
 #include <stddef.h>

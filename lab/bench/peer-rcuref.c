@@ -10,8 +10,8 @@
  * section a lookup would add (docs/rcuref.md, 'Bench').  A count of 0 is
  * stored as RCUREF_DEAD, the value a released counter keeps.
  *
- * Kind BENCH_ROW_PEER: not a refcount_t breed; the targets of issue 12 find
- * it by name (lab/bench/targets.c).
+ * Kind BENCH_ROW_PEER: not a refcount_t breed; the rcuref_t claims find it
+ * by its tryget_target field (lab/bench/targets.c).
  */
 #define RCUREF_NO_URCU
 #include <refcount/rcuref.h>
@@ -29,7 +29,7 @@ static inline void rcuref_bench_set(rcuref_t *r, unsigned int v)
 #define BENCH_SFX rcuref
 #define BENCH_NAME "rcuref"
 #define BENCH_KIND BENCH_ROW_PEER
-/* The try-get targets (issue 12) are about rcuref_t. */
+/* The rcuref_t claims (lab/bench/claims.txt) are about this row. */
 #define BENCH_TRYGET_TARGET true
 #define BENCH_API "rcuref_get, rcuref_put (RCUREF_NO_URCU)"
 #define BENCH_LOOKUP_NOTE "rcuref: rcuref_get(), one atomic add, no loop"

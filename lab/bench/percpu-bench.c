@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
  * lab/bench/percpu-bench.c - percpu_ref's kill latency and bytes per object
- * (issue 11)
  *
  * Not part of refcount-bench (whose rows time percpu_ref's get, put and
  * tryget, lab/bench/peer-percpu.c): `make bench-percpu` builds and runs it.  It

@@ -18,18 +18,14 @@
 #include <time.h>
 
 #define BENCH_BREED_ROW(name, NAME, id, max, saturated) &bench_impl_##name,
+#define BENCH_PEER_ROW(file, deb, pc) &bench_impl_##file,
 
 /* The baseline, the breeds in the registry's order, the peers. */
 /* clang-format off */
 const struct bench_impl *const impls[] = {
 	&bench_impl_c11,
 	REFCOUNT_FOR_EACH_THREADED_BREED(BENCH_BREED_ROW)
-	&bench_impl_urcu,
-	&bench_impl_glib,
-	&bench_impl_ck,
-	&bench_impl_rcuref,
-	&bench_impl_fileref,
-	&bench_impl_percpu,
+	BENCH_FOR_EACH_PEER(BENCH_PEER_ROW)
 };
 /* clang-format on */
 _Static_assert(sizeof(impls) / sizeof(impls[0]) == NR_IMPLS,

@@ -1,25 +1,123 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * lab/bench/targets.c - the targets that end the text report
+ * lab/bench/targets.c - the claims checked on this machine, which end the
+ * text report
  *
  * Figures, never tests: the target row (the default breed) against the
  * baseline, in the timing loop and under contention; the peers probed with
  * at least the target's protections; and the target's time over each
  * peer's, median per round.  print_targets() prints them as text,
- * print_targets_json() as the JSON document's "targets" object.  Then
- * issue 12's targets for rcuref_t: the lookup pattern against
- * refcount-saturating's and atomic_t's get/put; and issue 11's for
- * percpu_ref against atomic_t (text only).
+ * print_targets_json() as the JSON document's "targets" object.  Then the
+ * claims for rcuref_t: the lookup pattern against refcount-saturating's and
+ * atomic_t's get/put; and those for percpu_ref against atomic_t (text
+ * only).  The goals are data, read from lab/bench/claims.txt (BENCH_CLAIMS).
  */
 #include "driver.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <refcount/percpu_ref.h>
 
-#define WITHIN 0.02 /* the target: within 2% of the baseline */
+#ifndef BENCH_CLAIMS
+#define BENCH_CLAIMS "lab/bench/claims.txt"
+#endif
+
+/* The claims this file computes: each must be in BENCH_CLAIMS, once. */
+static const char *const claim_names[] = {
+	"within",
+	"timing",
+	"contention",
+	"objects",
+	"rcuref-lookup",
+	"rcuref-getput",
+	"rcuref-objects",
+	"percpu-timing-rseq",
+	"percpu-timing-atomic",
+	"percpu-getput",
+};
+#define NR_CLAIMS (sizeof(claim_names) / sizeof(claim_names[0]))
+
+struct claim {
+	bool at_least; /* ">=": a throughput ratio; "<=": a time ratio */
+	double goal;
+	char what[96];
+};
+static struct claim claims[NR_CLAIMS];
+
+/* The claims file: --claims=FILE, else the one built in. */
+static const char *claims_path(void)
+{
+	return opt.claims_file ? opt.claims_file : BENCH_CLAIMS;
+}
+
+/*
+ * Read the claims file once; one that cannot be read, a line that is not
+ * NAME OP GOAL WHAT, an unknown or repeated name and a missing one are
+ * fatal, naming the file and the line.
+ */
+void read_claims(void)
+{
+	static bool done;
+	const char *path = claims_path();
+	char line[256], name[64], op[4];
+	unsigned int lineno = 0;
+	FILE *f;
+
+	if (done)
+		return;
+	f = fopen(path, "r");
+	if (!f)
+		bench_fail("%s: %s", path, strerror(errno));
+	while (fgets(line, sizeof(line), f)) {
+		struct claim c = { 0 };
+		unsigned int i;
+		int at = 0;
+
+		lineno++;
+		if (line[strspn(line, " \t\n")] == '#' ||
+		    !line[strspn(line, " \t\n")])
+			continue;
+		if (sscanf(line, "%63s %3s %lf %n", name, op, &c.goal, &at) <
+			    3 ||
+		    !at || (strcmp(op, "<=") && strcmp(op, ">=")) ||
+		    !(c.goal > 0))
+			bench_fail("%s:%u: not NAME <=|>= GOAL WHAT", path,
+				   lineno);
+		c.at_least = op[0] == '>';
+		snprintf(c.what, sizeof(c.what), "%.*s",
+			 (int)strcspn(line + at, "\n"), line + at);
+		for (i = 0; i < NR_CLAIMS; i++)
+			if (!strcmp(name, claim_names[i]))
+				break;
+		if (i == NR_CLAIMS || claims[i].goal)
+			bench_fail("%s:%u: %s claim '%s'", path, lineno,
+				   i == NR_CLAIMS ? "unknown" : "repeated",
+				   name);
+		claims[i] = c;
+	}
+	fclose(f);
+	for (unsigned int i = 0; i < NR_CLAIMS; i++)
+		if (!claims[i].goal)
+			bench_fail("%s: no claim '%s'", path, claim_names[i]);
+	done = true;
+}
+
+/* The claim called @name (one of claim_names[]). */
+static const struct claim *claim(const char *name)
+{
+	read_claims();
+	for (unsigned int i = 0; i < NR_CLAIMS; i++)
+		if (!strcmp(name, claim_names[i]))
+			return &claims[i];
+	bench_fail("no claim '%s' in the program's list", name);
+}
+
+/* The target: the target row's median within this much of the baseline. */
+#define WITHIN (claim("within")->goal - 1)
 
 /* Rows whose probed protections include all of @i's. */
 static bool covers(unsigned int j, unsigned int i)
@@ -73,7 +171,7 @@ static const char *range_text(enum suite su, unsigned int a, unsigned int b,
 }
 
 /*
- * The targets of a saturating breed at atomic_t's cost, per measurement:
+ * The claims of a saturating breed at atomic_t's cost, per measurement:
  * the goal for the target row's ratio to the baseline.  The objects goal is
  * for the big set (the small one is cache-resident); 0: none.
  */
@@ -81,11 +179,11 @@ double goal_of(const struct group *g)
 {
 	switch (g->suite) {
 	case TIMING:
-		return 1.01;
+		return claim("timing")->goal;
 	case CONTENTION:
-		return 1.02;
+		return claim("contention")->goal;
 	case OBJECTS:
-		return g->objects == opt.objects ? 1.05 : 0;
+		return g->objects == opt.objects ? claim("objects")->goal : 0;
 	default:
 		return 0;
 	}
@@ -180,20 +278,23 @@ static const struct group *group_of(enum suite s, bool lookup,
 }
 
 /*
- * One target: per round, num's cycles / den's (a time ratio; with @speedup,
- * den / num, a throughput ratio), median [min-max].  Met only when the
- * whole interval is on the right side of @goal; missed when the median is
- * not; otherwise the interval straddles it and nothing is claimed.
+ * One claim, @name: per round, num's cycles / den's (a time ratio; for a
+ * ">=" claim, den / num, a throughput ratio), median [95% interval].  Met
+ * only when the whole interval is on the right side of the goal; missed
+ * when it is wholly on the wrong side; otherwise the interval straddles it
+ * and nothing is claimed.
  */
-static void rc_target(const char *what, const struct group *gn, int num,
-		      const struct group *gd, int den, bool speedup,
-		      double goal)
+static void rc_target(const char *name, const struct group *gn, int num,
+		      const struct group *gd, int den)
 {
-	double v[MAX_ROUNDS], lo, hi, med;
+	const struct claim *c = claim(name);
+	double v[MAX_ROUNDS], lo, hi, med, goal = c->goal;
+	bool speedup = c->at_least;
 	unsigned int n;
 
 	if (!gn || !gd || num < 0 || den < 0) {
-		printf("    %s: not measured in this run\n", what);
+		printf("    %s (%s %gx): not measured in this run\n", c->what,
+		       speedup ? ">=" : "<=", goal);
 		return;
 	}
 	/* both measurements ran these rounds (--precise may add to one) */
@@ -205,11 +306,12 @@ static void rc_target(const char *what, const struct group *gn, int num,
 	}
 	med = median(v, n, NULL, NULL);
 	ratio_ci(v, n, &lo, &hi);
-	printf("    %s: %.3fx [%.3f, %.3f] 95%%, %s\n", what, med, lo, hi,
+	printf("    %s (%s %gx): %.3fx [%.3f, %.3f] 95%%, %s\n", c->what,
+	       speedup ? ">=" : "<=", goal, med, lo, hi,
 	       (speedup ? lo >= goal : hi <= goal) ? "met" :
 	       (speedup ? hi < goal : lo > goal)   ? "missed" :
 						     "unresolved (the interval "
-						     "straddles the target)");
+						     "straddles the goal)");
 }
 
 static void print_rcuref_targets(void)
@@ -217,26 +319,21 @@ static void print_rcuref_targets(void)
 	int rc = tryget_row(), sat = (int)target;
 	int at = (int)baseline;
 
-	printf("  rcuref (issue 12), median per round [95%% interval]:\n");
-	rc_target("lookup, 2 threads, throughput vs refcount-saturating "
-		  "(>= 1.3x)",
-		  group_of(CONTENTION, true, 2, 0), rc,
-		  group_of(CONTENTION, true, 2, 0), sat, true, 1.3);
+	printf("  rcuref_t, median per round [95%% interval]:\n");
+	rc_target("rcuref-lookup", group_of(CONTENTION, true, 2, 0), rc,
+		  group_of(CONTENTION, true, 2, 0), sat);
 	/*
 	 * rcuref's get/put row is its lookup (rcuref_get() is the try-get),
 	 * so both sides come from the get/put measurement, whose rounds pair
 	 * them in time; the lookup measurement ran at other times.
 	 */
-	rc_target("1 thread, rcuref get+put vs atomic_t's get/put (<= 1.02x)",
-		  group_of(CONTENTION, false, 1, 0), rc,
-		  group_of(CONTENTION, false, 1, 0), at, false, 1.02);
-	rc_target("10^6 objects, rcuref get+put vs atomic_t's get/put "
-		  "(<= 1.05x)",
-		  group_of(OBJECTS, false, 0, 1000000), rc,
-		  group_of(OBJECTS, false, 0, 1000000), at, false, 1.05);
+	rc_target("rcuref-getput", group_of(CONTENTION, false, 1, 0), rc,
+		  group_of(CONTENTION, false, 1, 0), at);
+	rc_target("rcuref-objects", group_of(OBJECTS, false, 0, 1000000), rc,
+		  group_of(OBJECTS, false, 0, 1000000), at);
 }
 
-/* The row issue 11's targets are about (BENCH_PERCPU_TARGET), or -1. */
+/* The row the percpu_ref claims are about (BENCH_PERCPU_TARGET), or -1. */
 static int percpu_row(void)
 {
 	for (unsigned int i = 0; i < NR_IMPLS; i++)
@@ -246,28 +343,24 @@ static int percpu_row(void)
 }
 
 /*
- * Issue 11's targets for percpu_ref, on the fast path this process chose:
- * the timing loop against atomic_t's (<= 0.4x on rseq, <= 1.2x on the
- * atomic slots), get/put throughput at 2 threads (>= 4x), and the
- * throughput ratio at every thread count measured.
+ * The claims for percpu_ref, on the fast path this process chose: the
+ * timing loop against atomic_t's (one goal on rseq, one on the atomic
+ * slots), get/put throughput at 2 threads, and the throughput ratio at
+ * every thread count measured.
  */
 static void print_percpu_targets(void)
 {
 	int pc = percpu_row(), at = (int)baseline;
 	bool rseq = !strncmp(percpu_ref_fast_path(), "rseq", 4);
 	const struct group *t = find_group(TIMING);
-	char what[96];
 
-	printf("  percpu_ref (issue 11, fast path %s), median per round "
+	printf("  percpu_ref (fast path %s), median per round "
 	       "[95%% interval]:\n",
 	       percpu_ref_fast_path());
-	snprintf(what, sizeof(what),
-		 "1 thread, timing loop vs atomic_t's (<= %.1fx on %s)",
-		 rseq ? 0.4 : 1.2, rseq ? "rseq" : "the atomic slots");
-	rc_target(what, t, pc, t, at, false, rseq ? 0.4 : 1.2);
-	rc_target("get/put, 2 threads, throughput vs atomic_t (>= 4x)",
-		  group_of(CONTENTION, false, 2, 0), pc,
-		  group_of(CONTENTION, false, 2, 0), at, true, 4);
+	rc_target(rseq ? "percpu-timing-rseq" : "percpu-timing-atomic", t, pc,
+		  t, at);
+	rc_target("percpu-getput", group_of(CONTENTION, false, 2, 0), pc,
+		  group_of(CONTENTION, false, 2, 0), at);
 	if (pc < 0)
 		return;
 	printf("    get/put throughput vs atomic_t by threads:");
@@ -288,8 +381,9 @@ void print_targets(void)
 	unsigned int n, met;
 	char b1[32], b2[32];
 
-	printf("\nTargets (benchmark figures, not tests)\n"
-	       "  %s within %.0f%% of %s:\n",
+	printf("\nClaims checked on this machine (benchmark figures, not "
+	       "tests; goals: %s)\n  %s within %.0f%% of %s:\n",
+	       opt.claims_file ? opt.claims_file : "lab/bench/claims.txt",
 	       si->name, WITHIN * 100, bi->name);
 	if (t)
 		printf("    timing loop: %.3fx, %s\n", t->cell[s].rmed,

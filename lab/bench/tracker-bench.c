@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * lab/bench/tracker-bench.c - what the ref_tracker costs (issue 13)
+ * lab/bench/tracker-bench.c - what the ref_tracker costs
  *
  * Not part of refcount-bench (whose output and JSON keys stay as they are):
  * `make tracker-bench` builds and runs it.  It reports, single-threaded:

@@ -149,10 +149,10 @@ static unsigned int released[NCTR]; /* kref release calls per counter */
 static unsigned long handled[REFCOUNT_NR_SATURATION_TYPES];
 static refcount_t *handled_last;
 
-static void count_report(refcount_t *r, enum refcount_saturation_type t)
+static void count_report(const struct refcount_report *rep)
 {
-	handled[t]++;
-	handled_last = r;
+	handled[rep->type]++;
+	handled_last = rep->counter;
 }
 
 static struct {

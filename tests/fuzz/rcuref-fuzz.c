@@ -60,10 +60,9 @@ static rcuref_t rc[2];
 static file_ref_t fr[2];
 static struct rmodel model[4];
 
-static void silent(refcount_t *r, enum refcount_saturation_type t)
+static void silent(const struct refcount_report *rep)
 {
-	(void)r;
-	(void)t;
+	(void)rep;
 }
 
 static uint64_t lib_value(int c)

@@ -2,7 +2,7 @@
 /*
  * regress.c - real reference-counting bug patterns, per breed
  *
- * Built once per breed, with AddressSanitizer (tests/reliability.mk).  Each
+ * Built once per breed, with AddressSanitizer (tests/stress.mk).  Each
  * pattern is a bug that shipped somewhere; the test replays it against the
  * breed and asserts what docs/kernel-semantics.md (the section of each breed,
  * and 'LKDTM tests') says that breed does: the protected breeds turn it into a
@@ -77,10 +77,9 @@ struct obj {
 static unsigned long reports[REFCOUNT_NR_SATURATION_TYPES];
 static int failures;
 
-static void count_report(refcount_t *r, enum refcount_saturation_type t)
+static void count_report(const struct refcount_report *rep)
 {
-	(void)r;
-	reports[t]++;
+	reports[rep->type]++;
 }
 
 #define CHECK(cond, ...)                                                       \

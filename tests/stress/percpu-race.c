@@ -21,8 +21,8 @@
  * Run it on both fast paths (GLIBC_TUNABLES=glibc.pthread.rseq=0 forces the
  * atomic slots); PERCPU_EXPECT_PATH names the path it must find.
  *
- * Built with -DPERCPU_MUTANT against a library whose switch forgets the
- * per-CPU slots (src/percpu_ref.c compiled with it), it must fail.
+ * Built against a library whose switch forgets the per-CPU slots
+ * (tests/mutants/percpu-switch-forgets-slots.patch), it must fail.
  */
 #include <pthread.h>
 #include <stdbool.h>

@@ -2,7 +2,7 @@
 /*
  * tests/stress/tracker-threads.c - many threads on one tracker dir
  *
- * Run under TSan (tests/tracker.mk, check-tracker-tsan): THREADS threads
+ * Run under TSan (tests/stress.mk, check-tracker-tsan): THREADS threads
  * each take and drop tracked references to one shared kref, through the
  * tracked wrappers and through ref_tracker_alloc()/_free() directly, from
  * two call sites (so the depot is probed and inserted concurrently), while

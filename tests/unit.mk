@@ -1,4 +1,5 @@
-# tests/tests.mk - the test suite: `make check` runs it (issue 2).
+# tests/unit.mk - the unit tier: the suites of every breed, per compiler
+# and sanitizer, the C/C++ mix and the generated docs; `make check` runs it.
 #
 #   check-unit-gcc    every suite below, built with gcc
 #   check-unit-clang  the same with clang
@@ -6,8 +7,6 @@
 #   check-tsan        the lifetime test with gcc -fsanitize=thread (Criterion
 #                     cannot run under TSan; the lifetime test covers
 #                     kref_put_mutex/_lock and kref_get_unless_zero)
-#   check-install     `make install` to a stage, then a program outside the
-#                     tree built with `pkg-config --cflags --libs refcount`
 #   check-docs        docs/breeds.md is what the LKDTM table says
 #
 # Each variant is built by mk/unit.mk's UNIT_VARIANT in build/tests/<variant>/,
@@ -19,20 +18,18 @@ TB := $(UNIT_DIR)
 
 # The variants: compiler, extra flags, breeds, whether Criterion runs, and
 # how to run a test program.
-T_SAN_asan   := -O1 -fsanitize=address,undefined -fno-sanitize-recover=all \
-		-fno-omit-frame-pointer
-T_SAN_tsan   := -O1 -fsanitize=thread
+# (the sanitizers' flags and options: mk/sanitizers.mk)
+T_SAN_asan   := $(SAN_FLAGS_asan)
+T_SAN_tsan   := $(SAN_FLAGS_tsan)
 $(eval $(call UNIT_VARIANT,gcc,gcc,$$(ALL_CFLAGS),$(BREED_VARIANTS),yes))
 $(eval $(call UNIT_VARIANT,clang,clang,$$(ALL_CFLAGS),$(BREEDS),yes))
 $(eval $(call UNIT_VARIANT,asan,gcc,$$(ALL_CFLAGS) $(T_SAN_asan),$(BREEDS),yes))
 $(eval $(call UNIT_VARIANT,tsan,gcc,$$(ALL_CFLAGS) $(T_SAN_tsan),$(BREEDS),no))
 # Leak checks where memory is managed (the lifetime test); in the Criterion
 # programs they would only cost a scan per forked test.
-T_ENV_asan   := ASAN_OPTIONS=abort_on_error=1:detect_leaks=0 \
-		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-T_LIFETIME_ENV_asan := ASAN_OPTIONS=abort_on_error=1:detect_leaks=1 \
-		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-T_ENV_tsan   := TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1
+T_ENV_asan   := $(subst detect_leaks=1,detect_leaks=0,$(SAN_ENV_asan))
+T_LIFETIME_ENV_asan := $(SAN_ENV_asan)
+T_ENV_tsan   := $(SAN_ENV_tsan)
 
 # The lifetime test's size: threads, rounds per thread.
 T_LIFETIME_ARGS      := 4 500000
@@ -51,8 +48,8 @@ T_RUN = set -e; for t in $(UNIT_BINS_$(1)); do \
 			$(or $(T_LIFETIME_ARGS_$(1)),$(T_LIFETIME_ARGS)); \
 	done
 
-.PHONY: check-unit-gcc check-unit-clang check-asan check-tsan check-install \
-	check-docs update-breeds-md
+.PHONY: check-unit-gcc check-unit-clang check-asan check-tsan check-docs \
+	update-breeds-md
 check-unit-gcc: $(UNIT_BINS_gcc) $(UNIT_LIFETIME_BINS_gcc)
 	@$(call T_RUN,gcc)
 check-unit-clang: $(UNIT_BINS_clang) $(UNIT_LIFETIME_BINS_clang)
@@ -101,38 +98,6 @@ check-cxx: $(T_CXX_BINS)
 		{ cat $(TB)/cxx-gcc-mutant/log; exit 1; }
 	@echo "check-cxx: the mutant C++ unit (refcount_inc adds 2) is caught, as it must be"
 
-# The installed headers under strict warnings (tests/strict.sh).
-.PHONY: check-strict
-check-strict: lib | $(UNIT_NEED)
-	rm -rf $(TB)/stage-strict
-	$(MAKE) --no-print-directory install PREFIX=/usr \
-		DESTDIR=$(abspath $(TB)/stage-strict) > /dev/null
-	sh tests/strict.sh $(TB)/stage-strict "$(BREED_ROWS)"
-CHECK_TARGETS += check-strict
-
-# A TSan build of a user's program against the installed library (not
-# built with TSan) reports no false race (tests/tsan-installed.sh).
-.PHONY: check-tsan-installed
-check-tsan-installed: lib | $(UNIT_NEED)
-	rm -rf $(TB)/stage-tsan
-	$(MAKE) --no-print-directory install PREFIX=/usr \
-		DESTDIR=$(abspath $(TB)/stage-tsan) > /dev/null
-	sh tests/tsan-installed.sh $(TB)/stage-tsan "$(BREED_ROWS_THREADED)"
-CHECK_TARGETS += check-tsan-installed
-
-# Reports name the user's call site at every -O level (tests/caller.sh).
-.PHONY: check-caller
-check-caller: $(B)/librefcount.a | $(UNIT_NEED)
-	sh tests/caller.sh $(B) "$(BREED_ROWS)"
-CHECK_TARGETS += check-caller
-
-# The installed copy, used from outside the tree through pkg-config.
-T_STAGE := $(TB)/stage
-check-install: lib | $(UNIT_NEED)
-	rm -rf $(T_STAGE)
-	$(MAKE) --no-print-directory install PREFIX=/usr DESTDIR=$(abspath $(T_STAGE))
-	sh tests/install-test.sh $(T_STAGE) gcc "$(BREED_ROWS)"
-
 # docs/breeds.md is generated from the table the tests assert.
 $(TB)/gen-breeds-md: tests/gen-breeds-md.c $(TB)/gcc/helpers.o \
 		$(TB)/gcc/librefcount.a $(UNIT_HDRS)
@@ -158,4 +123,4 @@ update-breeds-md: $(TB)/gen-breeds-md $(TB)/gen-breeds-md.header
 
 CHECK_TARGETS += check-cxx
 CHECK_TARGETS += check-unit-gcc check-unit-clang check-asan check-tsan \
-	check-install check-docs
+	check-docs

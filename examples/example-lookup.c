@@ -9,7 +9,7 @@
  *
  * Build: cc -std=gnu11 example-lookup.c $(pkg-config --cflags --libs refcount)
  *
- * README.md quotes this file; make check-example checks that the quote is
+ * README.md quotes this file; make check-examples checks that the quote is
  * this code.
  */
 #include <stdio.h>

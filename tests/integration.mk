@@ -1,5 +1,8 @@
-# tests/convlib.mk - what the library gives conversions of real code
-# (issue 14; docs/convert.md, 'The library's conversion features')
+# tests/integration.mk - the integration tier: the library as a user's
+# program meets it (installed, through pkg-config, from C90 to C++, under
+# TSan, with its reports' call sites and log), what it gives conversions of
+# real code (docs/convert.md, 'The library's conversion features'), the
+# tracker compiled out, and refcount-bench's bad input.
 #
 #   check-anystd   <refcount/refcount.h> from C90, C99, C11 and C++ through
 #                  pkg-config, and librefcount.a bundled into a .so
@@ -99,11 +102,10 @@ check-nonatomic: $(T_IMM)/hot-nonatomic.o $(T_IMM)/hot-saturating.o
 	@echo "check-nonatomic: no atomic instruction in the nonatomic breed's inline operations; the saturating breed's control has them"
 CHECK_TARGETS += check-nonatomic
 
-# REFCOUNT_REPORT=every and REFCOUNT_REPORT_LOG=FILE (tests/report-log.sh),
-# with three mutants of src/report.c: "every" ignored, the log opened
-# without O_APPEND, and an unopenable log not said.
+# REFCOUNT_REPORT_LOG=FILE (tests/report-log.sh), with two mutants of
+# src/report.c: the log opened without O_APPEND, and an unopenable log not
+# said.
 T_LOG := $(TB)/report-log
-T_LOG_MUT_every := s/!(report_flags() \& REPORT_EVERY)/!(report_flags() \& 0)/
 T_LOG_MUT_append := s/O_WRONLY | O_APPEND | O_CREAT/O_WRONLY | O_CREAT/
 T_LOG_MUT_nolog := s/report_log_failed(path, errno);/;/
 $(T_LOG)/report-%.o: src/report.c $(LIB_HDRS) | $(UNIT_NEED)
@@ -117,8 +119,7 @@ $(T_LOG)/prog: tests/report-log.c $(B)/librefcount.a | $(UNIT_NEED)
 $(T_LOG)/prog-%: tests/report-log.c $(T_LOG)/report-%.o $(B)/librefcount.a
 	gcc $(ALL_CFLAGS) -rdynamic $^ -o $@
 .PHONY: check-report-log
-check-report-log: $(T_LOG)/prog $(T_LOG)/prog-every $(T_LOG)/prog-append \
-		  $(T_LOG)/prog-nolog
+check-report-log: $(T_LOG)/prog $(T_LOG)/prog-append $(T_LOG)/prog-nolog
 	sh tests/report-log.sh $^
 CHECK_TARGETS += check-report-log
 
@@ -133,3 +134,66 @@ $(T_NA_BIN): lab/bench/nonatomic-cost.c lab/bench/nonatomic-cost-sat.c \
 .PHONY: bench-nonatomic
 bench-nonatomic: $(T_NA_BIN)
 	flock /tmp/bench.lock $(T_NA_BIN)
+
+# The installed headers under strict warnings (tests/strict.sh).
+.PHONY: check-strict
+check-strict: lib | $(UNIT_NEED)
+	rm -rf $(TB)/stage-strict
+	$(MAKE) --no-print-directory install PREFIX=/usr \
+		DESTDIR=$(abspath $(TB)/stage-strict) > /dev/null
+	sh tests/strict.sh $(TB)/stage-strict "$(BREED_ROWS)"
+CHECK_TARGETS += check-strict
+
+# A TSan build of a user's program against the installed library (not
+# built with TSan) reports no false race (tests/tsan-installed.sh).
+.PHONY: check-tsan-installed
+check-tsan-installed: lib | $(UNIT_NEED)
+	rm -rf $(TB)/stage-tsan
+	$(MAKE) --no-print-directory install PREFIX=/usr \
+		DESTDIR=$(abspath $(TB)/stage-tsan) > /dev/null
+	sh tests/tsan-installed.sh $(TB)/stage-tsan "$(BREED_ROWS_THREADED)"
+CHECK_TARGETS += check-tsan-installed
+
+# Reports name the user's call site at every -O level (tests/caller.sh).
+.PHONY: check-caller
+check-caller: $(B)/librefcount.a | $(UNIT_NEED)
+	sh tests/caller.sh $(B) "$(BREED_ROWS)"
+CHECK_TARGETS += check-caller
+
+# The installed copy, used from outside the tree through pkg-config.
+T_STAGE := $(TB)/stage
+.PHONY: check-install
+check-install: lib | $(UNIT_NEED)
+	rm -rf $(T_STAGE)
+	$(MAKE) --no-print-directory install PREFIX=/usr DESTDIR=$(abspath $(T_STAGE))
+	sh tests/install-test.sh $(T_STAGE) gcc "$(BREED_ROWS)"
+CHECK_TARGETS += check-install
+
+# The ref_tracker compiled out: the wrappers and ref_tracker_*() calls add 0
+# bytes and 0 instructions at their call sites: tests/tracker-off.sh compares
+# the object code per breed, gcc and clang, against a control build with
+# REFCOUNT_TRACKER that must differ.
+.PHONY: check-tracker-off
+check-tracker-off: | $(TRK_NEED)
+	@sh tests/tracker-off.sh gcc $(TRK)/off-gcc "$(ALL_CFLAGS)" \
+		$(foreach b,$(BREEDS),"$(call breed_cflags,$(b))")
+	@sh tests/tracker-off.sh clang $(TRK)/off-clang "$(ALL_CFLAGS)" \
+		$(foreach b,$(BREEDS),"$(call breed_cflags,$(b))")
+CHECK_TARGETS += check-tracker-off
+
+# Bad input:
+#   check-input   every bad input of refcount-bench's options, make plot
+#                 (lab/bench/plot.sh), lab/bench/check.jq, and the make variables
+#                 FUZZ_SECONDS, STRESS_OPS, STRESS_THREADS, PREFIX, LIBDIR
+#                 and WERROR: each must exit non-zero with a message that
+#                 names the value, and write nothing (tests/input.sh).  A
+#                 few seconds: no benchmark runs, only option parsing and
+#                 refcount-bench --quick --suites=codesize.
+
+.PHONY: check-input
+check-input: $(BENCH_BIN) lib
+	@$(NEED) jq gnuplot-nox
+	MAKE='$(MAKE)' sh tests/input.sh $(BENCH_BIN) $(B)/input \
+		$(B)/lib/report.o
+
+CHECK_TARGETS += check-input

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * docs/percpu-example.c - docs/percpu_ref.md's example: an object shared
- * by every thread, whose gets and puts stay on the CPU they run on, killed
- * at shutdown while the threads still use it.  `make check-percpu-example`
- * compiles it with -Werror and runs it against docs/percpu-example.expected.
+ * examples/percpu-example.c - docs/percpu_ref.md's example: an object
+ * shared by every thread, whose gets and puts stay on the CPU they run on,
+ * killed at shutdown while the threads still use it.  `make check-examples`
+ * compiles it with -Werror and runs it against
+ * examples/percpu-example.expected.
  */
 #include <pthread.h>
 #include <stdio.h>

@@ -1,5 +1,6 @@
-# tests/reliability.mk - tests that try hard to break the library (issue 5).
-# See docs/reliability.md.
+# tests/stress.mk - the stress, fuzz and model-check tier: tests that try
+# hard to break the library (docs/reliability.md), then percpu_ref's and
+# the ref_tracker's.
 #
 #   make check            also runs (CHECK_TARGETS):
 #     check-fuzz-replay   the differential fuzzer (library vs tests/fuzz/model.c)
@@ -31,23 +32,21 @@ REL := $(B)/rel
 REL_BASE = $(filter-out -fsanitize=% -O%,$(ALL_CFLAGS))
 
 # Flavours: compiler and flags of a library copy and its programs.
+# (the sanitizers' flags and options: mk/sanitizers.mk)
 REL_CC_fuzz    := clang
-REL_FLAGS_fuzz := -O1 -g -fsanitize=fuzzer-no-link,address,undefined \
-		  -fno-sanitize-recover=undefined
+REL_FLAGS_fuzz := $(SAN_FLAGS_fuzz)
 REL_CC_asan    := gcc
-REL_FLAGS_asan := -O1 -g -fsanitize=address,undefined \
-		  -fno-sanitize-recover=all -fno-omit-frame-pointer
+REL_FLAGS_asan := $(SAN_FLAGS_asan)
 REL_CC_tsan    := clang
-REL_FLAGS_tsan := -O1 -g -fsanitize=thread
+REL_FLAGS_tsan := $(SAN_FLAGS_tsan)
 # The same, with the other compiler: every source is built by gcc and clang.
 REL_CC_asan-clang    := clang
 REL_FLAGS_asan-clang := $(REL_FLAGS_asan)
 REL_CC_tsan-gcc      := gcc
 REL_FLAGS_tsan-gcc   := $(REL_FLAGS_tsan)
 
-REL_ENV_asan := ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
-		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-REL_ENV_tsan := TSAN_OPTIONS=halt_on_error=1:atexit_sleep_ms=0
+REL_ENV_asan := $(SAN_ENV_asan)
+REL_ENV_tsan := $(SAN_ENV_tsan)
 REL_ENV_asan-clang := $(REL_ENV_asan)
 REL_ENV_tsan-gcc   := $(REL_ENV_tsan)
 
@@ -391,12 +390,13 @@ CHECK_TARGETS += check-rcuref-race
 # (tests/fuzz/rcuref-fuzz.c against tests/fuzz/rcuref-model.c): the
 # replay of its corpus and the sweep of every zone edge, with gcc and clang
 # (ASan+UBSan); then the mutant, a library whose get slow path forgets the
-# dead zone (-DRCUREF_MUTANT, src/rcuref.c compiled into the program),
+# dead zone (tests/mutants/rcuref-no-dead-zone.patch: the patched
+# src/rcuref.c compiled into the program, before the library),
 # which the sweep must catch.
 RCUREF_FUZZ_SRCS := tests/fuzz/rcuref-fuzz.c tests/fuzz/rcuref-model.c
 RCUREF_FUZZ_CORPUS := tests/fuzz/corpus/rcuref
 $(foreach f,asan asan-clang,$(eval $(call REL_RCUREF_PROG,$(f),replay-rcuref,$(RCUREF_FUZZ_SRCS) tests/fuzz/replay.c,,)))
-$(eval $(call REL_RCUREF_PROG,asan,replay-rcuref-mutant,$(RCUREF_FUZZ_SRCS) tests/fuzz/replay.c src/rcuref.c,-DRCUREF_MUTANT,))
+$(eval $(call REL_RCUREF_PROG,asan,replay-rcuref-mutant,$(RCUREF_FUZZ_SRCS) tests/fuzz/replay.c $(call MUTANT_SRC,rcuref-no-dead-zone)/rcuref.c,,))
 $(eval $(call REL_RCUREF_PROG,fuzz,fuzz-rcuref,$(RCUREF_FUZZ_SRCS),-fsanitize=fuzzer,))
 
 .PHONY: check-rcuref-fuzz fuzz-rcuref
@@ -437,3 +437,178 @@ check-$(1)-rcuref: $(REL)/qemu/sysroot-$(REL_DEB_$(1))/.stamp \
 check-qemu: check-$(1)-rcuref
 endef
 $(foreach v,$(REL_QEMU_VARIANTS),$(eval $(call REL_QEMU_RCUREF_CHECK,$(v))))
+
+# --- percpu_ref beyond the unit suite -------------------------------------
+#
+#   make check            also runs (CHECK_TARGETS):
+#     check-percpu        unit-percpu_ref (gcc) on each fast path, asserting
+#                         which one it runs: rseq as it is (PERCPU_HOST_PATH),
+#                         the atomic slots with GLIBC_TUNABLES=
+#                         glibc.pthread.rseq=0; then tests/stress/percpu-race.c,
+#                         kill racing gets and puts from every thread, under
+#                         ASan (gcc, clang) and TSan (clang, gcc) on both
+#                         paths; then the mutant (a switch that forgets the
+#                         slots), which must fail
+#     check-percpu-spin   the kill/switch protocol in Promela
+#                         (tests/spin/percpu.pml): one killer and two
+#                         getter/putter threads, every interleaving, with
+#                         spin; and the mutant model, which must fail
+#
+# The unit suite itself (mk/unit.mk) also runs in every unit variant and
+# under qemu (aarch64 and i386: the atomic slots, qemu-user has no rseq).
+
+# The path the host must choose: rseq (either index) on x86-64 and aarch64.
+PERCPU_HOST_PATH ?= rseq
+PERCPU_RACE_ROUNDS ?= 60
+PERCPU_RACE_THREADS ?= 4
+$(call need_posint,PERCPU_RACE_ROUNDS)
+$(call need_posint,PERCPU_RACE_THREADS)
+PERCPU_RACE_SRC := tests/stress/percpu-race.c
+PERCPU_FLAVOURS := asan asan-clang tsan tsan-gcc
+PERCPU_NORSEQ := GLIBC_TUNABLES=glibc.pthread.rseq=0
+
+# PERCPU_PROG(flavour, program, sources, flags)
+define PERCPU_PROG
+$(REL)/$(1)/$(2): $(3) $(REL)/$(1)/librefcount.a $(LIB_HDRS)
+	$$(REL_CC_$(1)) $$(REL_BASE) $$(REL_FLAGS_$(1)) $(4) $(3) \
+		$(REL)/$(1)/librefcount.a -o $$@
+endef
+$(foreach f,$(PERCPU_FLAVOURS),$(eval $(call PERCPU_PROG,$(f),percpu-race,$(PERCPU_RACE_SRC),)))
+# The mutant's src/percpu_ref.c, linked before the library, replaces its own.
+$(eval $(call PERCPU_PROG,asan,percpu-race-mutant,$(PERCPU_RACE_SRC) \
+	$(call MUTANT_SRC,percpu-switch-forgets-slots)/percpu_ref.c,))
+
+# Run $(2) with the environment of flavour $(1) on both paths.
+PERCPU_BOTH = $(REL_ENV_$(1)) PERCPU_EXPECT_PATH=$(PERCPU_HOST_PATH) $(2) && \
+	$(REL_ENV_$(1)) $(PERCPU_NORSEQ) PERCPU_EXPECT_PATH=atomic-slots $(2)
+
+.PHONY: check-percpu
+check-percpu: $(UNIT_DIR)/gcc/unit-percpu_ref \
+		$(PERCPU_FLAVOURS:%=$(REL)/%/percpu-race) \
+		$(REL)/asan/percpu-race-mutant
+	@set -e; \
+	PERCPU_EXPECT_PATH=$(PERCPU_HOST_PATH) $< $(T_CRITERION_ARGS); \
+	$(PERCPU_NORSEQ) PERCPU_EXPECT_PATH=atomic-slots $< $(T_CRITERION_ARGS); \
+	for f in $(PERCPU_FLAVOURS); do \
+		$(call PERCPU_BOTH,$$f,$(REL)/$$f/percpu-race \
+			$(PERCPU_RACE_ROUNDS) $(PERCPU_RACE_THREADS)); done
+	@if $(REL_ENV_asan) $(REL)/asan/percpu-race-mutant \
+		$(PERCPU_RACE_ROUNDS) $(PERCPU_RACE_THREADS) \
+		> $(REL)/asan/percpu-mutant.log 2>&1; then \
+		echo "percpu-race-mutant: the forgotten slots went unseen"; \
+		exit 1; fi; \
+	grep -m1 -e 'percpu-race: ' -e 'ERROR: AddressSanitizer' \
+		$(REL)/asan/percpu-mutant.log | \
+		sed 's/^/percpu-race-mutant fails, as it must: /'
+CHECK_TARGETS += check-percpu
+
+# The Promela model: spin writes the verifier (pan.c) in the build
+# directory; every interleaving must pass, the mutant (no membarrier) must
+# violate an assertion.
+PERCPU_SPIN := $(B)/spin
+PERCPU_PML := tests/spin/percpu.pml
+PERCPU_SPIN_NEED := $(PERCPU_SPIN)/.need
+$(PERCPU_SPIN_NEED):
+	$(NEED) spin gcc
+	@mkdir -p $(@D) && touch $@
+# PERCPU_PAN(name, spin flags): $(PERCPU_SPIN)/<name>/pan
+define PERCPU_PAN
+$(PERCPU_SPIN)/$(1)/pan: $(PERCPU_PML) | $(PERCPU_SPIN_NEED)
+	rm -rf $$(@D) && mkdir -p $$(@D)
+	cd $$(@D) && spin $(2) -a $(abspath $(PERCPU_PML))
+	cd $$(@D) && gcc -O2 -w -DSAFETY -o pan pan.c
+endef
+$(eval $(call PERCPU_PAN,model,))
+$(eval $(call PERCPU_PAN,mutant,-DMUTANT))
+
+.PHONY: check-percpu-spin
+check-percpu-spin: $(PERCPU_SPIN)/model/pan $(PERCPU_SPIN)/mutant/pan
+	@cd $(PERCPU_SPIN)/model && ./pan -m100000 > pan.out 2>&1; \
+	grep -q 'errors: 0' pan.out || { cat pan.out; exit 1; }; \
+	echo "check-percpu-spin: $(PERCPU_PML): every interleaving of one killer and two users passes ($$(sed -n 's/^ *\([0-9]*\) states, stored.*/\1/p' pan.out) states)"
+	@cd $(PERCPU_SPIN)/mutant && ./pan -m100000 > pan.out 2>&1; \
+	if ! grep -q 'assertion violated' pan.out; then cat pan.out; \
+		echo "check-percpu-spin: the mutant (no membarrier) passed"; exit 1; fi; \
+	echo "check-percpu-spin: the mutant (no membarrier) fails, as it must: $$(grep -m1 'assertion violated' pan.out)"
+CHECK_TARGETS += check-percpu-spin
+
+# --- the ref_tracker beyond the unit suite ---------------------------------
+#
+# The unit suite (mk/unit.mk) holds tests/ref_tracker.c, so the reports,
+# the quarantine, both capture backends and the wrappers run in every unit
+# variant (gcc, clang, ASan, and the qemu cross builds).  Here, for make
+# check (CHECK_TARGETS):
+#
+#   check-tracker-tsan     tests/stress/tracker-threads.c under TSan: many
+#                          threads on one dir, per breed (clang), and gcc
+#   check-tracker-mutants  the unit suite's tracker tests against library
+#                          copies with one checker broken each; every one must
+#                          fail the test written for it
+#
+# docs/ref_tracker.md's example (examples/example-tracker.c) runs in
+# check-examples (examples/examples.mk) with this fragment's library copy,
+# $(TRK)/librefcount.a, compiled after libdw-dev is installed (file:line);
+# the other copies use libdw only if its headers happen to be there
+# (src/symbolize.c).  libunwind8 (run time only, dlopen()ed) gives the
+# example its libunwind run.
+
+TRK := $(B)/tracker
+TRK_NEED := $(TRK)/.need
+$(TRK_NEED): | $(UNIT_NEED)
+	$(NEED) libdw-dev binutils libunwind8
+	@mkdir -p $(@D) && touch $@
+
+$(eval $(call LIB_VARIANT,$(TRK),$(CC),$$(ALL_CFLAGS),$(TRK_NEED)))
+
+.PHONY: check-tracker-tsan check-tracker-mutants
+
+
+# --- many threads on one dir --------------------------------------------
+
+TRK_THREADS_ARGS := 8 3000
+$(foreach b,$(BREEDS_THREADED),$(eval $(call REL_PROG,tsan,tracker-threads,\
+	tests/stress/tracker-threads.c,$(b))))
+$(eval $(call REL_PROG,tsan-gcc,tracker-threads,\
+	tests/stress/tracker-threads.c,saturating))
+check-tracker-tsan: $(BREEDS_THREADED:%=$(REL)/tsan/tracker-threads-%) \
+		$(REL)/tsan-gcc/tracker-threads-saturating
+	@set -e; for p in $^; do \
+		$(REL_ENV_tsan) $$p $(TRK_THREADS_ARGS); done
+
+# --- mutants (tests/mutants/tracker-*.patch): each breaks one checker ---
+#
+#   unbounded-walk   the frame-pointer walk without its stack bounds
+#                    -> capture::bad_chain_is_bounded
+#   no-quarantine    a released tracker is not recognised on a second put
+#                    -> ref_tracker::double_put_both_stacks
+#   no-grouping      every live tracker reported as its own group
+#                    -> ref_tracker::leaks_grouped_by_stack
+
+TRK_MUTANTS := unbounded-walk no-quarantine no-grouping
+TRK_MUTANT_TEST_unbounded-walk := capture::bad_chain_is_bounded
+TRK_MUTANT_TEST_no-quarantine := ref_tracker::double_put_both_stacks
+TRK_MUTANT_TEST_no-grouping := ref_tracker::leaks_grouped_by_stack
+
+# Each is tests/mutants/tracker-NAME.patch applied to a copy of src/.
+define TRK_MUTANT
+$$(eval $$(call LIB_VARIANT,$(TRK)/mutant-$(1),$(CC),\
+	$$$$(ALL_CFLAGS),$(UNIT_NEED),$$(call MUTANT_SRC,tracker-$(1))))
+$(TRK)/mutant-$(1)/unit: tests/ref_tracker.c $(UNIT_DIR)/gcc/helpers.o \
+		$(TRK)/mutant-$(1)/librefcount.a $(UNIT_HDRS)
+	$(CC) $$(ALL_CFLAGS) -fno-omit-frame-pointer $$< \
+		$(UNIT_DIR)/gcc/helpers.o $(TRK)/mutant-$(1)/librefcount.a \
+		-lcriterion -o $$@
+endef
+$(foreach m,$(TRK_MUTANTS),$(eval $(call TRK_MUTANT,$(m))))
+
+check-tracker-mutants: $(TRK_MUTANTS:%=$(TRK)/mutant-%/unit)
+	@set -e; for mt in $(foreach m,$(TRK_MUTANTS),$(m):$(TRK_MUTANT_TEST_$(m))); do \
+		m=$${mt%%:*}; t=$${mt#*:}; log=$(TRK)/mutant-$$m/unit.log; \
+		if $(TRK)/mutant-$$m/unit --jobs=2 --short-filename \
+			> $$log 2>&1; then \
+			echo "mutant $$m: every test passed"; exit 1; fi; \
+		grep -Eq "(FAIL|CRASH).*$$t|$$t.*(FAIL|CRASH)" $$log || \
+			{ cat $$log; echo "mutant $$m: $$t did not fail"; exit 1; }; \
+		echo "mutant $$m: $$t fails, as it must"; done
+
+CHECK_TARGETS += check-tracker-tsan check-tracker-mutants
