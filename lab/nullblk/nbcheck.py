@@ -20,6 +20,7 @@ import json
 import os
 import random
 import re
+import shutil
 import sys
 import time
 
@@ -29,13 +30,15 @@ import nbtool as nb
 
 # the tools' files, copied whole for a mutant
 TOOLS = ("nbtool.py", "nbbench.py", "nbstats.py", "nbcheck.py",
-         "nbqusage.py")
+         "nbqusage.py", "nbdevs.py", "nbaa.py")
 
 
 def mutant_copy(mdir, target, sub):
     """The tools copied to @mdir, with @sub (old, new) applied to
-    @target; the old text must be there."""
-    os.makedirs(mdir, exist_ok=True)
+    @target; the old text must be there.  Nothing else: a tool missing
+    from TOOLS fails every copy, the unchanged one too."""
+    shutil.rmtree(mdir, ignore_errors=True)
+    os.makedirs(mdir)
     for fn in TOOLS:
         with open(os.path.join(nb.HERE, fn)) as src:
             text = src.read()
@@ -311,6 +314,10 @@ def check_slices(c, tmp, breeds):
     c.ok(ok, "interleaved slices: want 398 rounds, atomic 2 M IOPS and 250 "
          "cycles/I/O, %s at 0.95 and 1.05 of those" % slow, text)
     mdir = os.path.join(tmp, "slices-mutant")
+    # the copy unchanged must pass, or a mutant is caught by the copy
+    mutant_copy(mdir, "nbbench.py", ("", ""))
+    c.ok(probe(mdir)[0], "the tools' unchanged copy failed the slice check",
+         probe(mdir)[1])
     for sub in SLICE_MUTANTS:
         mutant_copy(mdir, "nbbench.py", sub)
         c.ok(not probe(mdir)[0], "the mutant %r passed the slice check"
@@ -509,7 +516,12 @@ def check_intervals(c, tmp, breeds):
         c.ok(ok, "nbtool.py report, %s, %s at 0.95 of atomic: want %r and "
              "%r" % (name, slow, want, row), text)
     # the mutants: a copy of the tools with nbstats.py changed; each must
-    # fail one of the cases
+    # fail one of the cases, where the copy unchanged passes them all
+    mdir = os.path.join(tmp, "nbstats-mutant")
+    mutant_copy(mdir, "nbstats.py", ("", ""))
+    for k in cases:
+        ok, text = replay(os.path.join(mdir, "nbtool.py"), *k[1:])
+        c.ok(ok, "the tools' unchanged copy failed %s" % k[0], text)
     for sub in NBSTATS_MUTANTS:
         mdir = os.path.join(tmp, "nbstats-mutant")
         mutant_copy(mdir, "nbstats.py", sub)
