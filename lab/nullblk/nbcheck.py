@@ -22,7 +22,6 @@ import random
 import re
 import shutil
 import sys
-import time
 
 import nbaa
 import nbbench
@@ -348,9 +347,17 @@ def bad_bench_args():
     ]
 
 
-def check_bench_args(c, json_path):
+# A mutant of nbbench.py that check_bench_args must catch: --check-args
+# prints its messages but lets make go on (to build and run the bench).
+BENCH_ARGS_MUTANT = ("return 2 if errs else 0",
+                     "return 2 if errs and not a.check_args else 0")
+
+
+def check_bench_args(c, json_path, tmp):
     """make nullblk-bench refuses bad NB_* values before it runs or
-    builds anything, and leaves its JSON as it was."""
+    builds anything, and leaves its JSON as it was.  Not timed: make
+    echoes each recipe line before it runs it, so the refusal must be
+    the last line echoed (nothing after --check-args ran)."""
     env = {k: v for k, v in os.environ.items()
            if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL", "MAKEOVERRIDES")}
     root = os.path.dirname(os.path.dirname(nb.HERE))
@@ -362,23 +369,37 @@ def check_bench_args(c, json_path):
         except FileNotFoundError:
             return None
 
+    def refused(arg, needle, extra=()):
+        before = stat()
+        rc, out, err = nb.run(["make", "-C", root, "--no-print-directory",
+                               "nullblk-bench", arg] + list(extra), env=env,
+                              clear=True, timeout=600)
+        text = out + err
+        echoed = out.strip().splitlines() or [""]
+        return (rc != 0 and "nullblk-bench: " + needle in err and
+                "Traceback" not in text and "--suites=timing" not in text and
+                "fio-nullblk.so" not in out and
+                " bench --check-args " in echoed[-1] and stat() == before,
+                "make nullblk-bench %s: exit %d, JSON %s, last line echoed "
+                "%r, message lacks %r" % (arg, rc, "untouched" if stat() ==
+                                          before else "rewritten",
+                                          echoed[-1], needle), text)
+
     bad = bad_bench_args()
     for arg, needle in bad:
-        before = stat()
-        t0 = time.time()
-        rc, out, err = nb.run(["make", "-C", root, "--no-print-directory",
-                               "nullblk-bench", arg], env=env, clear=True,
-                              timeout=600)
-        secs = time.time() - t0
-        text = out + err
-        c.ok(rc != 0 and "nullblk-bench: " + needle in err and
-             "Traceback" not in text and "--suites=timing" not in text and
-             "fio-nullblk.so" not in out and secs < 30 and stat() == before,
-             "make nullblk-bench %s: exit %d after %.0f s, JSON %s, message"
-             " lacks %r" % (arg, rc, secs, "untouched" if stat() == before
-                            else "rewritten", needle), text)
+        ok, what, text = refused(arg, needle)
+        c.ok(ok, what, text)
+    # the mutant, from a copy of the tools; $(MAKE) is false, so that what
+    # would come next (the build) fails at once
+    mdir = os.path.join(tmp, "bench-args-mutant")
+    mutant_copy(mdir, "nbbench.py", BENCH_ARGS_MUTANT)
+    tool = "NB_TOOL=%s %s --breeds '%s'" % (
+        sys.executable, os.path.join(mdir, "nbtool.py"), " ".join(nb.BREEDS))
+    ok, what, text = refused(*bad[-1], extra=[tool, "MAKE=false"])
+    c.ok(not ok, "the mutant %r passed: %s" % (BENCH_ARGS_MUTANT[1], what),
+         text)
     print("check-nullblk: %d bad NB_* values refused by make nullblk-bench "
-          "before it runs anything" % len(bad))
+          "before it runs anything; a mutant caught" % len(bad))
 
 
 def synthetic_run(breeds, slow, factor, jitter, reps=6):

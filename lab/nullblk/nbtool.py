@@ -299,7 +299,7 @@ def cmd_check(a):
         ("cycles", lambda: nbcheck.check_cycles(c, a.so, BREEDS)),
         ("bench-args", lambda: nbcheck.check_bench_args(
             c, os.path.join(os.path.dirname(os.path.abspath(a.so)),
-                            "nullblk-bench.json"))),
+                            "nullblk-bench.json"), tmp)),
         ("intervals", lambda: nbcheck.check_intervals(c, tmp, BREEDS)),
         ("slices", lambda: nbcheck.check_slices(c, tmp, BREEDS)),
         ("aa", lambda: nbcheck.check_aa(c, a.so, BREEDS, job_env, run)),
