@@ -294,20 +294,24 @@ static int fio_nullblk_init(struct thread_data *td)
 	j->cycles = o->cycles;
 	j->interleave = o->interleave;
 	j->sl.timed = !td->o.ramp_time;
-	/* stderr: stdout may be fio's JSON */
+	/*
+	 * stderr: stdout may be fio's JSON.  job=: fio's job number, which
+	 * tells apart the clones of one section (numjobs=), as the device
+	 * lines name them; one log_err(), one write, one line.
+	 */
 	if (j->interleave)
 		log_err("nullblk: job %s: refcount=%s%s, %u I/Os each in turn, "
-			"path=%s queue_mode=%u irqmode=%u\n",
+			"path=%s queue_mode=%u irqmode=%u job=%u\n",
 			td->o.name,
 			o->interleave_same ? j->ops->name : "every breed",
 			o->interleave_same ? " on every device" : "",
 			j->interleave, path_names[o->path], o->queue_mode,
-			o->irqmode);
+			o->irqmode, td->thread_number);
 	else
 		log_err("nullblk: job %s: refcount=%s path=%s queue_mode=%u "
-			"irqmode=%u\n",
+			"irqmode=%u job=%u\n",
 			td->o.name, j->ops->name, path_names[o->path],
-			o->queue_mode, o->irqmode);
+			o->queue_mode, o->irqmode, td->thread_number);
 	return 0;
 }
 
@@ -353,7 +357,7 @@ static void fio_nullblk_cleanup(struct thread_data *td)
 	if (j->cycles && j->task)
 		log_err("nullblk: job %s: cycles unit=%s cap=%u ios=%llu "
 			"engine=%llu over=%llu span_ios=%llu cpu_ns=%llu "
-			"wall=%llu iqm=%.3f\n",
+			"wall=%llu iqm=%.3f job=%u\n",
 			td->o.name, NB_CYCLES_UNIT, NB_CYCLES_CAP,
 			(unsigned long long)j->cyc.ios,
 			(unsigned long long)j->cyc.engine,
@@ -361,7 +365,7 @@ static void fio_nullblk_cleanup(struct thread_data *td)
 			(unsigned long long)(j->cyc.ios1 - j->cyc.ios0),
 			(unsigned long long)(j->cyc.cpu1_ns - j->cyc.cpu0_ns),
 			(unsigned long long)(j->cyc.wall1 - j->cyc.wall0),
-			nb_cycles_iqm(&j->cyc));
+			nb_cycles_iqm(&j->cyc), td->thread_number);
 	if (j->interleave && j->task)
 		nb_slices_write(td, j);
 	for (unsigned int i = 0; i < j->nr_dev; i++) {

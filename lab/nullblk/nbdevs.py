@@ -92,6 +92,18 @@ def account(devs, want, jobs, checked=False, counted=False):
     return bad
 
 
+JOB_RE = re.compile(r" job=(\d+)$", re.M)
+
+
+def jobs_once(lines, jobs):
+    """What is wrong with @lines, each a job's line (start, cycles) ending
+    in its job=N, for a run of @jobs: each job once, or []."""
+    got = sorted(int(m[1]) for x in lines for m in [JOB_RE.search(x)] if m)
+    if len(got) != len(lines) or got != sorted(jobs):
+        return ["jobs %s printed, want each of %s once" % (got, sorted(jobs))]
+    return []
+
+
 # ----------------------------------------------------- the parser's test --
 
 def _line(num, key, jobs, ios, bios=0):
@@ -112,7 +124,8 @@ def synthetic(want, jobs, shared, rnd):
             num += 1
             lines.append(_line(num, key, group, ios * len(group)))
     lines += ["nullblk: job nb: refcount=every breed, 256 I/Os each in "
-              "turn, path=libaio-4.14 queue_mode=2 irqmode=0\n"] * len(jobs)
+              "turn, path=libaio-4.14 queue_mode=2 irqmode=0 job=%d\n" % j
+              for j in jobs]
     rnd.shuffle(lines)
     return "".join(lines)
 
@@ -153,10 +166,17 @@ def cases(breeds):
     return want, jobs, out
 
 
-# Mutants of account(), each of which check_parser must catch: the lines
-# counted (one per breed) instead of the jobs keyed, the I/Os not summed
-# per breed, the leak ignored, a device number seen twice accepted.
+# jobs_once()'s cases: (job numbers of the lines, should pass) for jobs 1, 2
+JOB_CASES = [([2, 1], True), ([1, 2], True), ([1, 1], False), ([2], False),
+             ([1, 2, 2], False), ([1, None], False)]
+
+# Mutants of account() and jobs_once(), each of which check_parser must
+# catch: the lines counted (one per breed) instead of the jobs keyed, the
+# I/Os not summed per breed, the leak ignored, a device number seen twice
+# accepted, a job's lines counted instead of their job numbers.
 ACCOUNT_MUTANTS = [
+    ("    if len(got) != len(lines) or got != sorted(jobs):",
+     "    if len(lines) != len(jobs):"),
     ("        if got != sorted(jobs):",
      "        if len(mine) != 1:"),
     ("        if total != ios * len(jobs):", "        if False:"),
@@ -169,15 +189,19 @@ ACCOUNT_MUTANTS = [
 def _judge(mod, breeds):
     """The cases judged by @mod's account(): the names judged wrongly."""
     want, jobs, cs = cases(breeds)
+    line = "nullblk: job nb: refcount=full path=psync queue_mode=0 irqmode=0"
     return [name for name, text, good in cs
             if (not mod.account(mod.parse(text), want, jobs,
-                                checked=True)) != good]
+                                checked=True)) != good] + [
+        "job lines %s" % nums for nums, good in JOB_CASES
+        if (not mod.jobs_once([line + ("" if n is None else " job=%d" % n)
+                               for n in nums], jobs)) != good]
 
 
 def check_parser(c, tmp, breeds):
     """account() on known runs: 3 that must pass (the devices shared, apart,
-    mixed; the lines in any order), 7 that must not; each of
-    ACCOUNT_MUTANTS must judge one of them wrongly."""
+    mixed; the lines in any order), 7 that must not; jobs_once() on
+    JOB_CASES; each of ACCOUNT_MUTANTS must judge one of them wrongly."""
     import nbdevs
     wrong = _judge(nbdevs, breeds)
     c.ok(not wrong, "nbdevs.account judged wrongly: %s" % wrong)
@@ -192,8 +216,8 @@ def check_parser(c, tmp, breeds):
         spec = importlib.util.spec_from_file_location("nbdevs_mutant", path)
         mod = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(mod)
-        c.ok(_judge(mod, breeds), "the mutant %r of nbdevs.account passed"
+        c.ok(_judge(mod, breeds), "the mutant %r of nbdevs passed"
              % new.strip())
     print("check-nullblk: teardown lines read per device and per job; "
           "%d known runs judged, %d mutants caught"
-          % (len(cases(breeds)[2]), len(ACCOUNT_MUTANTS)))
+          % (len(cases(breeds)[2]) + len(JOB_CASES), len(ACCOUNT_MUTANTS)))
