@@ -225,19 +225,25 @@ def check_cycles(c, so, breeds):
 
 
 def check_aa(c, so, breeds, job_env, run):
-    """make nullblk-bench-aa end to end, short: two runs of 200 ms with
-    one breed on every device; a line per slot after slot 0, and a
-    verdict (its figures are not judged: that is a benchmark)."""
+    """make nullblk-bench-aa end to end, short: two runs with one breed on
+    every device, each of 8 rounds of slices by I/O count, not by time (7
+    complete: the last slice has no end), so that how fast the machine is
+    changes no count; a line per slot after slot 0, and a verdict (its
+    figures are not judged: that is a benchmark)."""
     out, err = io.StringIO(), io.StringIO()
     a = argparse.Namespace(so=so, path="libaio-5.4", breed=breeds[-1],
-                           runs="2", runtime="200ms", ramp="50ms")
+                           runs="2", runtime="0", ramp="0",
+                           ios=8 * len(breeds) * nbbench.INTERLEAVE)
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         rc = nbaa.cmd_aa(a, job_env, run)
     text = out.getvalue()
     slots = re.findall(r"^  slot (\d+): IOPS within \[[-+][0-9.]+, "
                        r"[-+][0-9.]+\] % of slot 0's", text, re.M)
+    rounds = re.findall(r"^nullblk-bench-aa: run (\d) of 2: (\d+) rounds$",
+                        err.getvalue(), re.M)
     c.ok(rc == 0 and slots == [str(s) for s in range(1, len(breeds))] and
          "refcount=%s on every device" % breeds[-1] in text and
+         rounds == [("1", "7"), ("2", "7")] and
          re.search(r"^  verdict: ", text, re.M),
          "nullblk-bench-aa: want a line for slots 1-%d and a verdict" %
          (len(breeds) - 1), text + err.getvalue())
