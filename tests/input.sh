@@ -6,8 +6,10 @@
 # stderr that names the bad value (its first line not blank), and nothing
 # written to DIR/out, where the case was told to write.  Never a benchmark:
 # refcount-bench fails while parsing, or runs --quick --suites=codesize
-# (a fraction of a second; every run has a timeout); plot.sh gets
-# synthetic documents.  Make is run as $MAKE, with NEED=true.
+# (a fraction of a second; every run has a timeout of 60 s, against a
+# hang only: no verdict rests on how fast anything ran); plot.sh gets
+# synthetic documents.  Make is run as $MAKE, with NEED=true.  The two
+# checkers are shown to fail on mutant benches.
 set -u
 bench=$1
 dir=$2
@@ -108,7 +110,7 @@ expect_fail "$out/none/bench.json" "$bench" --quick --suites=codesize \
 	--no-progress --json="$out/none/bench.json"
 # the range, in words
 said() {
-	timeout 10 "$bench" --quick --suites=codesize --no-progress "$1" \
+	timeout 60 "$bench" --quick --suites=codesize --no-progress "$1" \
 		> /dev/null 2> "$dir/stderr"
 	grep -qF -e "$1: $2" "$dir/stderr" ||
 		bad "$1: not '$2': $(cat "$dir/stderr")"
@@ -122,10 +124,30 @@ said --loops=-5 "must be at least 1"
 said --objects=-1 "must be at least 1"
 said --loops=2^ "must be a number"
 
+# The checkers' own mutants, each of which a case must catch: a bench
+# that names the value but exits 0 (expect_fail), and one that exits 1
+# without naming it (expect_fail and said).
+printf '#!/bin/sh\necho "$1: must be at least 1" >&2\n' > "$dir/accepts"
+printf '#!/bin/sh\necho "bad option" >&2\nexit 1\n' > "$dir/vague"
+chmod +x "$dir/accepts" "$dir/vague"
+n0=$nfail
+real=$bench
+for bench in "$dir/accepts" "$dir/vague"; do
+	expect_fail "--loops=0" "$bench" --loops=0 2> /dev/null
+done
+said --loops=0 "must be at least 1" 2> /dev/null
+bench=$real
+[ $nfail = $((n0 + 3)) ] ||
+	{ echo "check-input: FAIL: $((3 - nfail + n0)) of 3 mutant cases" \
+		"passed expect_fail or said" >&2; exit 1; }
+nfail=$n0
+echo "check-input: expect_fail and said fail on a bench that exits 0, or" \
+	"refuses without naming the value"
+
 # Valid input still runs: the edges of each range, and the pin used.
 use=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/self/status |
 	sed 's/[,-].*//')
-timeout 20 "$bench" --quick --suites=codesize --no-progress --loops=2^30 \
+timeout 60 "$bench" --quick --suites=codesize --no-progress --loops=2^30 \
 	--pairs=1 --objects=1073741824 --threads=2048 --rounds=64 --cpu="${use:-0}" \
 	--format=json --json="$dir/ok.json" > "$dir/ok.stdout" 2> "$dir/stderr" ||
 	bad "valid options refused: $(cat "$dir/stderr")"

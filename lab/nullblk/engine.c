@@ -55,16 +55,26 @@ __attribute__((constructor)) static void nb_percpu_init(void)
 
 /* ---- devices: one per distinct option set, shared by the jobs ---------- */
 
+/*
+ * Whether two jobs share a device depends on whether the second opens it
+ * before the first has closed it: a matter of scheduling.  So a device
+ * names itself (a number in the order made) and the fio job numbers that
+ * used it when it reports at teardown; a test adds up the reports per
+ * breed and per job, whatever the number of devices made.
+ */
 struct nb_devref {
 	struct nb_devref *next;
 	struct nb_opts o;
 	const struct nb_breed_ops *ops;
 	struct nb_dev *dev;
-	unsigned int users;
+	unsigned int users, number;
+	unsigned int nr_jobs; /* jobs[]: the fio job numbers, in open order */
+	unsigned int *jobs;
 };
 
 static pthread_mutex_t devs_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct nb_devref *devs;
+static unsigned int devs_made;
 
 static bool same_opts(const struct nb_opts *a, const struct nb_opts *b)
 {
@@ -77,9 +87,12 @@ static bool same_opts(const struct nb_opts *a, const struct nb_opts *b)
 	       a->slot == b->slot;
 }
 
-static struct nb_devref *devref_get(const struct nb_opts *o, const char **err)
+/* @job: fio's job number (td->thread_number), as the device reports it */
+static struct nb_devref *devref_get(const struct nb_opts *o, unsigned int job,
+				    const char **err)
 {
 	struct nb_devref *d;
+	unsigned int *jobs;
 
 	pthread_mutex_lock(&devs_lock);
 	for (d = devs; d; d = d->next)
@@ -99,9 +112,23 @@ static struct nb_devref *devref_get(const struct nb_opts *o, const char **err)
 			d = NULL;
 			goto out;
 		}
+		d->number = ++devs_made;
 		d->next = devs;
 		devs = d;
 	}
+	jobs = realloc(d->jobs, (d->nr_jobs + 1) * sizeof(*jobs));
+	if (!jobs) {
+		*err = "out of memory";
+		if (!d->users) { /* just made: no job holds it */
+			devs = d->next;
+			d->ops->dev_destroy(d->dev, NULL);
+			free(d);
+		}
+		d = NULL;
+		goto out;
+	}
+	d->jobs = jobs;
+	d->jobs[d->nr_jobs++] = job;
 	d->users++;
 out:
 	pthread_mutex_unlock(&devs_lock);
@@ -112,6 +139,48 @@ static const char *const path_names[NB_NR_PATHS] = {
 	"psync",	"libaio-4.14", "libaio-5.4",
 	"legacy-blkcg", "bfq-ioc",     "xen-blkback",
 };
+
+/*
+ * A device's one line at teardown, on stderr (stdout may be fio's JSON):
+ * which device and which jobs used it, then what it counted.  One
+ * log_err(), so one write: the lines of two devices torn down at once
+ * do not interleave.  nbtool.py (nbdevs.py) reads it.
+ */
+static void devref_report(const struct nb_devref *d, const struct nb_stats *st)
+{
+	char *line = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	if (!st->counted && !st->checked && !st->saturations)
+		return;
+	f = open_memstream(&line, &len);
+	if (!f)
+		return;
+	fprintf(f, "nullblk: device %u path=%s refcount=%s", d->number,
+		path_names[d->o.path], d->ops->name);
+	if (d->o.interleave_same)
+		fprintf(f, " slot=%u", d->o.slot);
+	for (unsigned int i = 0; i < d->nr_jobs; i++)
+		fprintf(f, "%s%u", i ? "," : " jobs=", d->jobs[i]);
+	fprintf(f, ": %llu I/Os", (unsigned long long)st->ios);
+	if (st->counted)
+		fprintf(f,
+			", %llu refcount RMWs on the I/O path (%.3f per I/O), "
+			"%llu at open/close",
+			(unsigned long long)st->io_rmws,
+			st->ios ? (double)st->io_rmws / (double)st->ios : 0.0,
+			(unsigned long long)st->setup_rmws);
+	if (st->checked)
+		fprintf(f, "; bios not freed: %ld, requests not freed: %ld",
+			st->live_bios, st->live_rqs);
+	if (st->saturations)
+		fprintf(f, "; %lu refcount_t warnings on this device",
+			st->saturations);
+	if (fclose(f) == 0)
+		log_err("%s\n", line);
+	free(line);
+}
 
 /* The last user tears the device down and reports what it counted. */
 static void devref_put(struct nb_devref *d)
@@ -130,27 +199,12 @@ static void devref_put(struct nb_devref *d)
 	pthread_mutex_unlock(&devs_lock);
 
 	d->ops->dev_destroy(d->dev, &st);
-	/* stderr: stdout may be fio's JSON */
-	if (st.counted)
-		log_err("nullblk: path=%s refcount=%s: %llu I/Os, "
-			"%llu refcount RMWs on the I/O path (%.3f per I/O), "
-			"%llu at open/close\n",
-			path_names[d->o.path], d->ops->name,
-			(unsigned long long)st.ios,
-			(unsigned long long)st.io_rmws,
-			st.ios ? (double)st.io_rmws / (double)st.ios : 0.0,
-			(unsigned long long)st.setup_rmws);
-	if (st.checked)
-		log_err("nullblk: %llu I/Os; bios not freed: %ld, "
-			"requests not freed: %ld\n",
-			(unsigned long long)st.ios, st.live_bios, st.live_rqs);
-	if (st.saturations)
-		log_err("nullblk: %lu refcount_t warnings on this device\n",
-			st.saturations);
+	devref_report(d, &st);
 	if (st.checked && (st.live_bios || st.live_rqs || st.saturations)) {
 		log_err("nullblk: BUG: leaked or saturated objects\n");
 		abort();
 	}
+	free(d->jobs);
 	free(d);
 }
 
@@ -220,7 +274,7 @@ static int fio_nullblk_init(struct thread_data *td)
 			oi.breed = i;
 		else if (o->interleave)
 			oi.slot = i;
-		j->devs[i] = devref_get(&oi, &err);
+		j->devs[i] = devref_get(&oi, td->thread_number, &err);
 		if (!j->devs[i])
 			break;
 		j->tasks[i] = j->devs[i]->ops->task_open(j->devs[i]->dev,
@@ -240,20 +294,24 @@ static int fio_nullblk_init(struct thread_data *td)
 	j->cycles = o->cycles;
 	j->interleave = o->interleave;
 	j->sl.timed = !td->o.ramp_time;
-	/* stderr: stdout may be fio's JSON */
+	/*
+	 * stderr: stdout may be fio's JSON.  job=: fio's job number, which
+	 * tells apart the clones of one section (numjobs=), as the device
+	 * lines name them; one log_err(), one write, one line.
+	 */
 	if (j->interleave)
 		log_err("nullblk: job %s: refcount=%s%s, %u I/Os each in turn, "
-			"path=%s queue_mode=%u irqmode=%u\n",
+			"path=%s queue_mode=%u irqmode=%u job=%u\n",
 			td->o.name,
 			o->interleave_same ? j->ops->name : "every breed",
 			o->interleave_same ? " on every device" : "",
 			j->interleave, path_names[o->path], o->queue_mode,
-			o->irqmode);
+			o->irqmode, td->thread_number);
 	else
 		log_err("nullblk: job %s: refcount=%s path=%s queue_mode=%u "
-			"irqmode=%u\n",
+			"irqmode=%u job=%u\n",
 			td->o.name, j->ops->name, path_names[o->path],
-			o->queue_mode, o->irqmode);
+			o->queue_mode, o->irqmode, td->thread_number);
 	return 0;
 }
 
@@ -299,7 +357,7 @@ static void fio_nullblk_cleanup(struct thread_data *td)
 	if (j->cycles && j->task)
 		log_err("nullblk: job %s: cycles unit=%s cap=%u ios=%llu "
 			"engine=%llu over=%llu span_ios=%llu cpu_ns=%llu "
-			"wall=%llu iqm=%.3f\n",
+			"wall=%llu iqm=%.3f job=%u\n",
 			td->o.name, NB_CYCLES_UNIT, NB_CYCLES_CAP,
 			(unsigned long long)j->cyc.ios,
 			(unsigned long long)j->cyc.engine,
@@ -307,7 +365,7 @@ static void fio_nullblk_cleanup(struct thread_data *td)
 			(unsigned long long)(j->cyc.ios1 - j->cyc.ios0),
 			(unsigned long long)(j->cyc.cpu1_ns - j->cyc.cpu0_ns),
 			(unsigned long long)(j->cyc.wall1 - j->cyc.wall0),
-			nb_cycles_iqm(&j->cyc));
+			nb_cycles_iqm(&j->cyc), td->thread_number);
 	if (j->interleave && j->task)
 		nb_slices_write(td, j);
 	for (unsigned int i = 0; i < j->nr_dev; i++) {

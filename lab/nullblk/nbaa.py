@@ -23,7 +23,9 @@ WITHIN = 0.01  # the verdict: every slot within +-1% of slot 0
 
 
 def cmd_aa(a, job_env, run):
-    """a: so, path, breed, runs, runtime, ramp; the rest from nbtool."""
+    """a: so, path, breed, runs, runtime, ramp, and optionally ios: then
+    each run is that many I/Os instead of runtime (check-nullblk: so many
+    rounds whatever the machine's speed); the rest from nbtool."""
     tmp = os.path.join(os.path.dirname(os.path.abspath(a.so)), "nullblk")
     os.makedirs(tmp, exist_ok=True)
     log = os.path.join(tmp, "aa-slices")
@@ -33,7 +35,9 @@ def cmd_aa(a, job_env, run):
         env = job_env(a.so, a.path, 2, 0, IODEPTH, 1, a.runtime, a.ramp)
         job = nbbench.interleaved_job_file(
             tmp, [k % ncpu], log,
-            "interleave_same=1\nrefcount=%s\n" % a.breed)
+            "interleave_same=1\nrefcount=%s\n" % a.breed +
+            ("time_based=0\nruntime=0\nnumber_ios=%d\n" % a.ios
+             if getattr(a, "ios", 0) else ""))
         rc, out, err = run(["fio", "--output-format=json", job], env=env,
                            timeout=600)
         if rc:
@@ -53,7 +57,8 @@ def cmd_aa(a, job_env, run):
           "on every device\n  path=%s, iodepth %d, one job pinned, %s runs "
           "of %s (+ %s ramp),\n  interleave=%d; each slot's IOPS against "
           "slot 0's, 95%% interval over the runs" %
-          (a.breed, a.path, IODEPTH, a.runs, a.runtime, a.ramp,
+          (a.breed, a.path, IODEPTH, a.runs, "%d I/Os" % a.ios
+           if getattr(a, "ios", 0) else a.runtime, a.ramp,
            nbbench.INTERLEAVE))
     worst = []
     for s, xs in sorted(ratios.items()):

@@ -92,7 +92,8 @@ def bench_arg_errors(a):
 
 CYCLES_RE = re.compile(r"nullblk: job (\S+): cycles unit=(\S+) cap=\d+ "
                        r"ios=(\d+) engine=(\d+) over=(\d+) span_ios=(\d+) "
-                       r"cpu_ns=(\d+) wall=(\d+) iqm=([0-9.]+)")
+                       r"cpu_ns=(\d+) wall=(\d+) iqm=([0-9.]+) job=(\d+)$",
+                       re.M)
 
 
 def fio_round(a, tmp, cfg, order, cpus):

@@ -20,22 +20,25 @@ import json
 import os
 import random
 import re
+import shutil
 import sys
-import time
 
 import nbaa
 import nbbench
+import nbdevs
 import nbtool as nb
 
 # the tools' files, copied whole for a mutant
 TOOLS = ("nbtool.py", "nbbench.py", "nbstats.py", "nbcheck.py",
-         "nbqusage.py")
+         "nbqusage.py", "nbdevs.py", "nbaa.py")
 
 
 def mutant_copy(mdir, target, sub):
     """The tools copied to @mdir, with @sub (old, new) applied to
-    @target; the old text must be there."""
-    os.makedirs(mdir, exist_ok=True)
+    @target; the old text must be there.  Nothing else: a tool missing
+    from TOOLS fails every copy, the unchanged one too."""
+    shutil.rmtree(mdir, ignore_errors=True)
+    os.makedirs(mdir)
     for fn in TOOLS:
         with open(os.path.join(nb.HERE, fn)) as src:
             text = src.read()
@@ -141,9 +144,11 @@ def check_start_line(c, so, breeds):
             "--numjobs=2", "--output-format=json"]
     rc, out, err = nb.run(nb.fio_cmd(so, *opts))
     want = ("nullblk: job nb: refcount=%s path=xen-blkback queue_mode=0 "
-            "irqmode=0\n" % breed)
-    c.ok(rc == 0 and err.count(want) == 2,
-         "start line %r not on stderr once per job" % want, err)
+            "irqmode=0 job=" % breed)
+    lines = [x for x in err.splitlines() if x.startswith("nullblk: job ")]
+    bad = nbdevs.jobs_once(lines, [1, 2])
+    c.ok(rc == 0 and not bad and all(x.startswith(want) for x in lines),
+         "start line %r not on stderr once per job: %s" % (want, bad), err)
     try:
         jobs = json.loads(out)["jobs"]
     except ValueError:
@@ -165,7 +170,8 @@ def check_cycles(c, so, breeds):
     rc, out, err = nb.run(nb.fio_cmd(so, "--cycles=1", *base))
     ms = list(nbbench.CYCLES_RE.finditer(err))
     span = (n - 1) // 1024 * 1024
-    ok = rc == 0 and len(ms) == jobs
+    ok = rc == 0 and not nbdevs.jobs_once([m[0] for m in ms],
+                                          range(1, jobs + 1))
     for m in ms:
         ios, eng, over, sp, cpu, wall = map(int, m.groups()[2:8])
         ok = ok and ios == n and sp == span and over < ios and \
@@ -219,19 +225,25 @@ def check_cycles(c, so, breeds):
 
 
 def check_aa(c, so, breeds, job_env, run):
-    """make nullblk-bench-aa end to end, short: two runs of 200 ms with
-    one breed on every device; a line per slot after slot 0, and a
-    verdict (its figures are not judged: that is a benchmark)."""
+    """make nullblk-bench-aa end to end, short: two runs with one breed on
+    every device, each of 8 rounds of slices by I/O count, not by time (7
+    complete: the last slice has no end), so that how fast the machine is
+    changes no count; a line per slot after slot 0, and a verdict (its
+    figures are not judged: that is a benchmark)."""
     out, err = io.StringIO(), io.StringIO()
     a = argparse.Namespace(so=so, path="libaio-5.4", breed=breeds[-1],
-                           runs="2", runtime="200ms", ramp="50ms")
+                           runs="2", runtime="0", ramp="0",
+                           ios=8 * len(breeds) * nbbench.INTERLEAVE)
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         rc = nbaa.cmd_aa(a, job_env, run)
     text = out.getvalue()
     slots = re.findall(r"^  slot (\d+): IOPS within \[[-+][0-9.]+, "
                        r"[-+][0-9.]+\] % of slot 0's", text, re.M)
+    rounds = re.findall(r"^nullblk-bench-aa: run (\d) of 2: (\d+) rounds$",
+                        err.getvalue(), re.M)
     c.ok(rc == 0 and slots == [str(s) for s in range(1, len(breeds))] and
          "refcount=%s on every device" % breeds[-1] in text and
+         rounds == [("1", "7"), ("2", "7")] and
          re.search(r"^  verdict: ", text, re.M),
          "nullblk-bench-aa: want a line for slots 1-%d and a verdict" %
          (len(breeds) - 1), text + err.getvalue())
@@ -311,6 +323,10 @@ def check_slices(c, tmp, breeds):
     c.ok(ok, "interleaved slices: want 398 rounds, atomic 2 M IOPS and 250 "
          "cycles/I/O, %s at 0.95 and 1.05 of those" % slow, text)
     mdir = os.path.join(tmp, "slices-mutant")
+    # the copy unchanged must pass, or a mutant is caught by the copy
+    mutant_copy(mdir, "nbbench.py", ("", ""))
+    c.ok(probe(mdir)[0], "the tools' unchanged copy failed the slice check",
+         probe(mdir)[1])
     for sub in SLICE_MUTANTS:
         mutant_copy(mdir, "nbbench.py", sub)
         c.ok(not probe(mdir)[0], "the mutant %r passed the slice check"
@@ -341,9 +357,17 @@ def bad_bench_args():
     ]
 
 
-def check_bench_args(c, json_path):
+# A mutant of nbbench.py that check_bench_args must catch: --check-args
+# prints its messages but lets make go on (to build and run the bench).
+BENCH_ARGS_MUTANT = ("return 2 if errs else 0",
+                     "return 2 if errs and not a.check_args else 0")
+
+
+def check_bench_args(c, json_path, tmp):
     """make nullblk-bench refuses bad NB_* values before it runs or
-    builds anything, and leaves its JSON as it was."""
+    builds anything, and leaves its JSON as it was.  Not timed: make
+    echoes each recipe line before it runs it, so the refusal must be
+    the last line echoed (nothing after --check-args ran)."""
     env = {k: v for k, v in os.environ.items()
            if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL", "MAKEOVERRIDES")}
     root = os.path.dirname(os.path.dirname(nb.HERE))
@@ -355,23 +379,37 @@ def check_bench_args(c, json_path):
         except FileNotFoundError:
             return None
 
+    def refused(arg, needle, extra=()):
+        before = stat()
+        rc, out, err = nb.run(["make", "-C", root, "--no-print-directory",
+                               "nullblk-bench", arg] + list(extra), env=env,
+                              clear=True, timeout=600)
+        text = out + err
+        echoed = out.strip().splitlines() or [""]
+        return (rc != 0 and "nullblk-bench: " + needle in err and
+                "Traceback" not in text and "--suites=timing" not in text and
+                "fio-nullblk.so" not in out and
+                " bench --check-args " in echoed[-1] and stat() == before,
+                "make nullblk-bench %s: exit %d, JSON %s, last line echoed "
+                "%r, message lacks %r" % (arg, rc, "untouched" if stat() ==
+                                          before else "rewritten",
+                                          echoed[-1], needle), text)
+
     bad = bad_bench_args()
     for arg, needle in bad:
-        before = stat()
-        t0 = time.time()
-        rc, out, err = nb.run(["make", "-C", root, "--no-print-directory",
-                               "nullblk-bench", arg], env=env, clear=True,
-                              timeout=600)
-        secs = time.time() - t0
-        text = out + err
-        c.ok(rc != 0 and "nullblk-bench: " + needle in err and
-             "Traceback" not in text and "--suites=timing" not in text and
-             "fio-nullblk.so" not in out and secs < 30 and stat() == before,
-             "make nullblk-bench %s: exit %d after %.0f s, JSON %s, message"
-             " lacks %r" % (arg, rc, secs, "untouched" if stat() == before
-                            else "rewritten", needle), text)
+        ok, what, text = refused(arg, needle)
+        c.ok(ok, what, text)
+    # the mutant, from a copy of the tools; $(MAKE) is false, so that what
+    # would come next (the build) fails at once
+    mdir = os.path.join(tmp, "bench-args-mutant")
+    mutant_copy(mdir, "nbbench.py", BENCH_ARGS_MUTANT)
+    tool = "NB_TOOL=%s %s --breeds '%s'" % (
+        sys.executable, os.path.join(mdir, "nbtool.py"), " ".join(nb.BREEDS))
+    ok, what, text = refused(*bad[-1], extra=[tool, "MAKE=false"])
+    c.ok(not ok, "the mutant %r passed: %s" % (BENCH_ARGS_MUTANT[1], what),
+         text)
     print("check-nullblk: %d bad NB_* values refused by make nullblk-bench "
-          "before it runs anything" % len(bad))
+          "before it runs anything; a mutant caught" % len(bad))
 
 
 def synthetic_run(breeds, slow, factor, jitter, reps=6):
@@ -509,7 +547,12 @@ def check_intervals(c, tmp, breeds):
         c.ok(ok, "nbtool.py report, %s, %s at 0.95 of atomic: want %r and "
              "%r" % (name, slow, want, row), text)
     # the mutants: a copy of the tools with nbstats.py changed; each must
-    # fail one of the cases
+    # fail one of the cases, where the copy unchanged passes them all
+    mdir = os.path.join(tmp, "nbstats-mutant")
+    mutant_copy(mdir, "nbstats.py", ("", ""))
+    for k in cases:
+        ok, text = replay(os.path.join(mdir, "nbtool.py"), *k[1:])
+        c.ok(ok, "the tools' unchanged copy failed %s" % k[0], text)
     for sub in NBSTATS_MUTANTS:
         mdir = os.path.join(tmp, "nbstats-mutant")
         mutant_copy(mdir, "nbstats.py", sub)

@@ -48,6 +48,7 @@ if __name__ == "__main__":
 import nbaa  # noqa: E402
 import nbbench  # noqa: E402
 import nbcheck  # noqa: E402
+import nbdevs  # noqa: E402
 import nbqusage  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -174,11 +175,6 @@ def check_jobfile(c, so, tmp):
              "jobs/randread-4k.fio: one clean job per breed", out)
 
 
-COUNT_RE = re.compile(r"nullblk: path=(\S+) refcount=(\S+): (\d+) I/Os, "
-                      r"(\d+) refcount RMWs on the I/O path .*?, "
-                      r"(\d+) at open/close")
-
-
 def check_op_counts(c, so):
     """Instrumented build: refcount RMWs per I/O equal the profile's."""
     n, jobs, sq = 2000, 2, 2
@@ -192,13 +188,16 @@ def check_op_counts(c, so):
             rc, out, err = run(fio_cmd(so, *opts))
             what = "op count path=%s refcount=%s" % (path, breed)
             # one line per device: the jobs share one, unless the first
-            # closed it before the second opened (a loaded machine)
-            ms = list(COUNT_RE.finditer(err))
-            if not c.ok(rc == 0 and ms, what + ": no count line", err):
+            # closed it before the second opened (scheduling); each job's
+            # I/Os on exactly one of them
+            ms = nbdevs.parse(err)
+            bad = nbdevs.account(ms, {breed: n}, list(range(1, jobs + 1)),
+                                 checked=True, counted=True)
+            if not c.ok(rc == 0 and ms and not bad,
+                        what + ": %s" % (bad or "no count line"), err):
                 continue
-            ios, io_rmws, setup = (sum(int(m[k]) for m in ms)
-                                   for k in (3, 4, 5))
-            c.ok(ios == n * jobs, what + ": %d I/Os counted" % ios)
+            ios, io_rmws, setup = (sum(m[k] for m in ms) for k in
+                                   ("ios", "io_rmws", "setup_rmws"))
             c.ok(io_rmws == rmws * ios,
                  what + ": %d RMWs for %d I/Os, expected %d per I/O"
                  % (io_rmws, ios, rmws))
@@ -232,9 +231,10 @@ def check_asan(c, so, cc):
     if not c.ok(rt, "no ASan runtime for %s" % cc):
         return
     env = {"LD_PRELOAD": rt, "ASAN_OPTIONS": "detect_leaks=0:abort_on_error=1"}
-    base = ["--iodepth=16", "--thread", "--numjobs=2", "--submit_queues=2",
-            "--size=16m", "--number_ios=2000", "--completion_nsec=2000",
-            "--output-format=json"]
+    n, jobs = 2000, [1, 2]
+    base = ["--iodepth=16", "--thread", "--numjobs=%d" % len(jobs),
+            "--submit_queues=2", "--size=16m", "--number_ios=%d" % n,
+            "--completion_nsec=2000", "--output-format=json"]
     runs = 0
     for path, (_, qm) in PATHS.items():
         for q in sorted({qm, 0 if path not in ("legacy-blkcg", "bfq-ioc")
@@ -245,16 +245,22 @@ def check_asan(c, so, cc):
                 rc, out, err = run(fio_cmd(so, *opts), env=env)
                 what = "ASan " + " ".join(opts[:4])
                 runs += 1
-                c.ok(rc == 0 and "AddressSanitizer" not in err and
-                     "bios not freed: 0, requests not freed: 0" in err,
-                     what, err)
-    # interleave=: a job on a device of every breed, each torn down clean
-    opts = ["--path=libaio-4.14", "--irqmode=0", "--interleave=256"] + base
+                bad = nbdevs.account(nbdevs.parse(err), {"full": n}, jobs,
+                                     checked=True)
+                c.ok(rc == 0 and "AddressSanitizer" not in err and not bad,
+                     "%s: %s" % (what, bad), err)
+    # interleave=: each job on a device of every breed in turn, in slices
+    # of 256 (the last one short), each device torn down clean; the jobs
+    # share a breed's device or not, as they overlap
+    il = 256
+    opts = ["--path=libaio-4.14", "--irqmode=0", "--interleave=%d" % il] + base
     rc, out, err = run(fio_cmd(so, *opts), env=env)
     runs += 1
-    c.ok(rc == 0 and "AddressSanitizer" not in err and
-         err.count("bios not freed: 0, requests not freed: 0") ==
-         len(BREEDS), "ASan " + " ".join(opts[:3]), err)
+    bad = nbdevs.account(nbdevs.parse(err), dict(zip(
+        BREEDS, nbdevs.interleave_ios(n, il, len(BREEDS)))), jobs,
+        checked=True)
+    c.ok(rc == 0 and "AddressSanitizer" not in err and not bad,
+         "ASan %s: %s" % (" ".join(opts[:3]), bad), err)
     # the checks must be able to fail: inject each fault once
     faults = [
         ("bio-double-free", 2, "attempting double-free"),
@@ -293,10 +299,11 @@ def cmd_check(a):
         ("cycles", lambda: nbcheck.check_cycles(c, a.so, BREEDS)),
         ("bench-args", lambda: nbcheck.check_bench_args(
             c, os.path.join(os.path.dirname(os.path.abspath(a.so)),
-                            "nullblk-bench.json"))),
+                            "nullblk-bench.json"), tmp)),
         ("intervals", lambda: nbcheck.check_intervals(c, tmp, BREEDS)),
         ("slices", lambda: nbcheck.check_slices(c, tmp, BREEDS)),
         ("aa", lambda: nbcheck.check_aa(c, a.so, BREEDS, job_env, run)),
+        ("devices", lambda: nbdevs.check_parser(c, tmp, BREEDS)),
     ]
     t0 = time.time()
     for name, fn in checks:
@@ -354,7 +361,7 @@ def main():
     c.add_argument("--only", help="comma-separated checks to run (paths, "
                    "as-typed, jobfile, op-counts, asan, bad-options, "
                    "start-line, cycles, bench-args, intervals, slices, "
-                   "aa); default all")
+                   "aa, devices); default all")
     b = sub.add_parser("bench")
     b.add_argument("--so")
     b.add_argument("--cycles-json", default="build/nullblk-bench-cycles.json")

@@ -223,7 +223,9 @@ static int nb_parse_num(const char *name, const char *s, unsigned long long *v)
 {
 	const struct fio_option *o = nb_option(name);
 	const struct value_pair *vp;
-	char *end;
+	char *end, *msg = NULL;
+	size_t len = 0;
+	FILE *f;
 
 	errno = 0;
 	*v = strtoull(s, &end, 10);
@@ -240,10 +242,16 @@ static int nb_parse_num(const char *name, const char *s, unsigned long long *v)
 	for (vp = o->posval; vp->ival; vp++)
 		if (*v == vp->oval)
 			return 0;
-	log_err("nullblk: %s=%s: must be one of", name, s);
+	/* one log_err(), one write: the message is one line on stderr */
+	f = open_memstream(&msg, &len);
+	if (!f)
+		return 1;
+	fprintf(f, "nullblk: %s=%s: must be one of", name, s);
 	for (vp = o->posval; vp->ival; vp++)
-		log_err("%s %s (%s)", vp == o->posval ? "" : ",", vp->ival,
+		fprintf(f, "%s %s (%s)", vp == o->posval ? "" : ",", vp->ival,
 			vp->help);
-	log_err("\n");
+	if (fclose(f) == 0)
+		log_err("%s\n", msg);
+	free(msg);
 	return 1;
 }
