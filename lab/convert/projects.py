@@ -139,7 +139,7 @@ def start_misuse(prog, log):
     (once per type and message: 2^32 gets on a saturated count would log
     2^31 lines)."""
     env = dict(os.environ)
-    for v in ("REFCOUNT_REPORT_LOG", "REFCOUNT_REPORT"):
+    for v in ("REFCOUNT_REPORT_LOG",):
         env.pop(v, None)
     return subprocess.Popen(B.NICE + [prog, "misuse"], stdout=subprocess.PIPE,
                             stderr=open(log, "w"), universal_newlines=True, env=env)
@@ -283,7 +283,7 @@ def one(name, p, a, clock):
     rlog = log("test-reports.log")
     if os.path.exists(rlog):
         os.unlink(rlog)
-    env = dict(os.environ, REFCOUNT_REPORT_LOG=rlog, REFCOUNT_REPORT="every")
+    env = dict(os.environ, REFCOUNT_REPORT_LOG=rlog)
     with clock.phase(name, "converted tests"):
         after = sysm.test(p, tree, bdir, env, a.jobs, log("conv-test.log"))
         lost = sorted(t for t, ok in before.items() if ok and not after.get(t))

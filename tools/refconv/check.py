@@ -1,5 +1,5 @@
 """refcount-convert check: run a test command with the library's report log
-on (REFCOUNT_REPORT_LOG, REFCOUNT_REPORT=every) and list every report with
+on (REFCOUNT_REPORT_LOG) and list every report with
 its call site.  The log's line: pid TAB breed TAB type TAB caller TAB
 message (docs/convert.md)."""
 
@@ -17,7 +17,7 @@ def run(root, command, log=None):
         tempfile.mkdtemp(prefix="refcount-check."), "reports.log")
     if os.path.exists(log):
         os.unlink(log)
-    env = dict(os.environ, REFCOUNT_REPORT_LOG=log, REFCOUNT_REPORT="every")
+    env = dict(os.environ, REFCOUNT_REPORT_LOG=log)
     try:
         rc = subprocess.call(command, cwd=root, env=env)
     except OSError as e:
