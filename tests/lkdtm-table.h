@@ -156,11 +156,11 @@ struct lkdtm_case {
 	  E(V_SAT_INT, RET_VOID, AOVF, MSG_SATURATED))                        \
 	X(INC_NOT_ZERO_SATURATED, "SATURATED; inc_not_zero", CHECK_SATURATED,   \
 	  0, E(V_SAT_INT + 1, 1, NO_REPORT, NULL),                            \
-	  E(V_SAT_INT, 1, ANZ, NULL), E(V_SAT_FULL, 1, ANZ, NULL),           \
+	  E(V_SAT_INT, 1, ANZ, MSG_X86_OVERFLOW), E(V_SAT_FULL, 1, ANZ, NULL), \
 	  E(V_SAT_INT, 1, ANZ, MSG_SATURATED))                                \
 	X(ADD_NOT_ZERO_SATURATED, "SATURATED; add_not_zero(7)",                 \
 	  CHECK_SATURATED, 0, E(V_SAT_INT + 7, 1, NO_REPORT, NULL),           \
-	  E(V_SAT_INT, 1, ANZ, NULL), E(V_SAT_FULL, 1, ANZ, NULL),           \
+	  E(V_SAT_INT, 1, ANZ, MSG_X86_OVERFLOW), E(V_SAT_FULL, 1, ANZ, NULL), \
 	  E(V_SAT_INT, 1, ANZ, MSG_SATURATED))                                \
 	X(DEC_AND_TEST_SATURATED, "SATURATED; dec_and_test", CHECK_SATURATED,   \
 	  0, E(V_SAT_INT - 1, 0, NO_REPORT, NULL),                            \
