@@ -164,13 +164,13 @@ struct lkdtm_case {
 	X(INC_NOT_ZERO_SATURATED, "SATURATED; inc_not_zero",                   \
 	  CHECK_SATURATED, 0,                                                  \
 	  [B_ATOMIC] = E(V_SAT_INT + 1, 1, NO_REPORT, NULL),                   \
-	  [B_FAST] = E(V_SAT_INT, 1, ANZ, NULL),                               \
+	  [B_FAST] = E(V_SAT_INT, 1, ANZ, MSG_X86_OVERFLOW),                               \
 	  [B_FULL] = E(V_SAT_FULL, 1, ANZ, NULL),                              \
 	  LKDTM_SATURATING(E(V_SAT_INT, 1, ANZ, MSG_SATURATED)))               \
 	X(ADD_NOT_ZERO_SATURATED, "SATURATED; add_not_zero(7)",                \
 	  CHECK_SATURATED, 0,                                                  \
 	  [B_ATOMIC] = E(V_SAT_INT + 7, 1, NO_REPORT, NULL),                   \
-	  [B_FAST] = E(V_SAT_INT, 1, ANZ, NULL),                               \
+	  [B_FAST] = E(V_SAT_INT, 1, ANZ, MSG_X86_OVERFLOW),                               \
 	  [B_FULL] = E(V_SAT_FULL, 1, ANZ, NULL),                              \
 	  LKDTM_SATURATING(E(V_SAT_INT, 1, ANZ, MSG_SATURATED)))               \
 	X(DEC_AND_TEST_SATURATED, "SATURATED; dec_and_test",                   \

@@ -98,6 +98,46 @@ check-cxx: $(T_CXX_BINS)
 		{ cat $(TB)/cxx-gcc-mutant/log; exit 1; }
 	@echo "check-cxx: the mutant C++ unit (refcount_inc adds 2) is caught, as it must be"
 
+# No locked instruction's old value read back in the default breed's hot
+# paths (tests/flags-only.sh): tests/flags-only.c built -O2 with gcc and
+# clang for x86-64 and i386 (cross compilers: pure disassembly, the same
+# verdict on any machine), then two mutants that must fail it, each naming
+# the operation it broke: the C decrements (-DREFCOUNT_SATURATING_NO_ASM,
+# `lock xadd`) and a copy of the headers under $(B) whose try-get tests the
+# value its cmpxchg read back.
+FO_DIR := $(B)/flags-only
+FO_CFLAGS := -std=gnu11 -O2 -Wall -Wextra -Werror -c tests/flags-only.c
+FO_X64_GCC := $(if $(filter x86_64,$(shell uname -m)),gcc,x86_64-linux-gnu-gcc)
+.PHONY: check-flags-only
+check-flags-only: tests/flags-only.c tests/flags-only.sh $(LIB_HDRS) | \
+		$(UNIT_NEED)
+	@$(NEED) gcc-i686-linux-gnu libc6-dev-i386-cross binutils \
+		$(if $(filter x86_64,$(shell uname -m)),,gcc-x86-64-linux-gnu)
+	rm -rf $(FO_DIR) && mkdir -p $(FO_DIR)
+	$(FO_X64_GCC) $(FO_CFLAGS) -Iinclude -o $(FO_DIR)/gcc-x86_64.o
+	i686-linux-gnu-gcc $(FO_CFLAGS) -Iinclude -o $(FO_DIR)/gcc-i386.o
+	clang --target=x86_64-linux-gnu $(FO_CFLAGS) -Iinclude \
+		-o $(FO_DIR)/clang-x86_64.o
+	clang --target=i686-linux-gnu $(FO_CFLAGS) -Iinclude \
+		-o $(FO_DIR)/clang-i386.o
+	sh tests/flags-only.sh objdump $(FO_DIR)/*.o
+	$(FO_X64_GCC) $(FO_CFLAGS) -Iinclude -DREFCOUNT_SATURATING_NO_ASM \
+		-o $(FO_DIR)/mutant-xadd.ob
+	! sh tests/flags-only.sh objdump $(FO_DIR)/mutant-xadd.ob \
+		> $(FO_DIR)/mutant-xadd.out
+	grep -q "hp_dec_and_test: xadd" $(FO_DIR)/mutant-xadd.out
+	cp -r include $(FO_DIR)/mutant-include
+	sed -i 's/(sum <= i)/((__RC_UV)old > (__RC_UV)(__RC_MAXV - i))/' \
+		$(FO_DIR)/mutant-include/refcount/impl/saturating-ops.h
+	$(FO_X64_GCC) $(FO_CFLAGS) -I$(FO_DIR)/mutant-include \
+		-o $(FO_DIR)/mutant-tryget.ob
+	! sh tests/flags-only.sh objdump $(FO_DIR)/mutant-tryget.ob \
+		> $(FO_DIR)/mutant-tryget.out
+	grep -q "hp_try_inc_not_zero: a compare after the cmpxchg reads" \
+		$(FO_DIR)/mutant-tryget.out
+	@echo "check-flags-only: 4 builds pass; both mutants fail it, as they must"
+CHECK_TARGETS += check-flags-only
+
 # docs/breeds.md is generated from the table the tests assert.
 $(TB)/gen-breeds-md: tests/gen-breeds-md.c $(TB)/gcc/helpers.o \
 		$(TB)/gcc/librefcount.a $(UNIT_HDRS)

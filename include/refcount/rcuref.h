@@ -151,6 +151,11 @@ bool rcuref_get_slowpath(rcuref_t *ref) __refcount_cold;
  */
 bool rcuref_put_slowpath(rcuref_t *ref, unsigned int cnt) __refcount_cold;
 
+/* x86: the get and put on the flags of their locked instruction. */
+#if (defined(__x86_64__) || defined(__i386__)) && !defined(__REFCOUNT_TSAN)
+#include <refcount/arch/x86-rcuref.h>
+#endif
+
 /**
  * rcuref_init() - set the number of references
  * @ref: the counter
@@ -199,8 +204,8 @@ static inline unsigned int rcuref_read(rcuref_t *ref)
  * @ref: the counter
  *
  * Similar to atomic_inc_not_zero(), but one unconditional atomic add (`lock
- * add` or `lock xadd` and a sign test on x86, `ldadd` on aarch64 LSE), no
- * loop, and saturating at RCUREF_SATURATED.
+ * addl` and `js` on x86, <refcount/arch/x86-rcuref.h>; `ldadd` on aarch64
+ * LSE), no loop, and saturating at RCUREF_SATURATED.
  *
  * Memory ordering: none (relaxed), as in the kernel.  The lookup that found
  * the object orders the accesses to it (the dependent load of
@@ -226,6 +231,9 @@ static inline unsigned int rcuref_read(rcuref_t *ref)
 static __refcount_always_inline __refcount_must_check bool
 rcuref_get(rcuref_t *ref)
 {
+#ifdef __RCUREF_HAVE_ASM
+	return __rcuref_asm_get(ref);
+#else
 	int old = atomic_fetch_add_explicit(&ref->refcnt, 1,
 					    memory_order_relaxed);
 
@@ -234,12 +242,16 @@ rcuref_get(rcuref_t *ref)
 	if (__refcount_likely(__refcount_wrap_add(old, 1) >= 0))
 		return true;
 	return rcuref_get_slowpath(ref);
+#endif
 }
 
 /* The put itself, shared by rcuref_put() and rcuref_put_rcusafe(). */
 static __refcount_always_inline __refcount_must_check bool
 __rcuref_put(rcuref_t *ref)
 {
+#ifdef __RCUREF_HAVE_ASM
+	return __rcuref_asm_put(ref);
+#else
 	int cnt = __refcount_wrap_sub(
 		atomic_fetch_sub_explicit(&ref->refcnt, 1,
 					  memory_order_release),
@@ -250,6 +262,7 @@ __rcuref_put(rcuref_t *ref)
 	if (__refcount_likely(cnt >= 0))
 		return false;
 	return rcuref_put_slowpath(ref, (unsigned int)cnt);
+#endif
 }
 
 /**

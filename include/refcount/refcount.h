@@ -55,8 +55,8 @@
  * | INC_SATURATED          | 0xc0000001 | SAT silent | SAT silent | SAT warn   | SAT warn   |
  * | DEC_SATURATED          | 0xbfffffff | SAT silent | SAT silent | SAT warn   | SAT warn   |
  * | ADD_SATURATED          | 0xc0000008 | SAT silent | SAT silent | SAT warn   | SAT warn   |
- * | INC_NOT_ZERO_SATURATED | 0xc0000001 | SAT silent | SAT silent | SAT warn   | SAT warn   |
- * | ADD_NOT_ZERO_SATURATED | 0xc0000007 | SAT silent | SAT silent | SAT warn   | SAT warn   |
+ * | INC_NOT_ZERO_SATURATED | 0xc0000001 | SAT warn   | SAT silent | SAT warn   | SAT warn   |
+ * | ADD_NOT_ZERO_SATURATED | 0xc0000007 | SAT warn   | SAT silent | SAT warn   | SAT warn   |
  * | DEC_AND_TEST_SATURATED | 0xbfffffff | SAT silent | SAT silent | SAT warn   | SAT warn   |
  * | SUB_AND_TEST_SATURATED | 0xbffffff8 | SAT silent | SAT silent | SAT warn   | SAT warn   |
  * END misuse table

@@ -29,6 +29,8 @@ def suite($s; f): if .machine.suites | index([$s]) then rows($s) | f
   def every_impl: (map(.impl) | unique) == impls;
 (.machine | type == "object"
 	and (.cpu | type == "string") and (.compiler | type == "string")
+	and (.cpu_vendor | type == "string") and (.uarch | type == "string")
+	and (.cpu_family | num) and (.cpu_model | num)
 	and (.tsc_hz | pos) and (.cpus | pos) and (.rounds | . >= 5)
 	and (.loadavg | type == "object" and (.start | load)
 		and (.end | load))

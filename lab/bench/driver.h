@@ -115,6 +115,9 @@ extern struct bench_opt opt;
 /* The machine (machine.c). */
 struct bench_mach {
 	char cpu[192];
+	char vendor[32]; /* vendor_id, or "unknown" */
+	int family, model; /* from /proc/cpuinfo, or -1 */
+	const char *uarch; /* microarchitecture, or "unknown" */
 	unsigned int ncpus;
 	int cpus[CPU_SETSIZE]; /* the CPUs we may run on */
 	double hz; /* TSC frequency */

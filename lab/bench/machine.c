@@ -3,8 +3,9 @@
  * lab/bench/machine.c - the machine refcount-bench runs on
  *
  * read_machine() fills mach: the CPUs this process may run on (and checks
- * --cpu against them), the start time and load averages, the CPU's name
- * and TSC flags from /proc/cpuinfo, the kernel and the TSC frequency,
+ * --cpu against them), the start time and load averages, the CPU's name,
+ * vendor, family, model, microarchitecture (uarch_name()) and TSC flags
+ * from /proc/cpuinfo, the kernel and the TSC frequency,
  * measured against CLOCK_MONOTONIC_RAW.  It also pins the process to the
  * CPU the single-thread rows run on, and sets opt.cpu to the pin it reads
  * back.  read_loadavg() is called again at the end of the run.
@@ -17,6 +18,64 @@
 #include <time.h>
 
 struct bench_mach mach;
+
+/*
+ * The microarchitecture of an x86 family and model, as Linux names them:
+ * arch/x86/kernel/cpu/amd.c's Zen generations (bsp_init_amd()) and
+ * arch/x86/include/asm/intel-family.h's big cores.  A model that is not
+ * here is "unknown", never a guess from its neighbours.
+ */
+static const struct uarch {
+	const char *vendor; /* /proc/cpuinfo's vendor_id */
+	unsigned int family, lo, hi; /* models lo..hi, inclusive */
+	const char *name;
+} uarchs[] = {
+	{ "AuthenticAMD", 0x17, 0x00, 0x2f, "Zen" },
+	{ "AuthenticAMD", 0x17, 0x50, 0x5f, "Zen" },
+	{ "AuthenticAMD", 0x17, 0x30, 0x4f, "Zen 2" },
+	{ "AuthenticAMD", 0x17, 0x60, 0x7f, "Zen 2" },
+	{ "AuthenticAMD", 0x17, 0x90, 0x91, "Zen 2" },
+	{ "AuthenticAMD", 0x17, 0xa0, 0xaf, "Zen 2" },
+	{ "AuthenticAMD", 0x19, 0x00, 0x0f, "Zen 3" },
+	{ "AuthenticAMD", 0x19, 0x20, 0x5f, "Zen 3" },
+	{ "AuthenticAMD", 0x19, 0x10, 0x1f, "Zen 4" },
+	{ "AuthenticAMD", 0x19, 0x60, 0xaf, "Zen 4" },
+	{ "AuthenticAMD", 0x1a, 0x00, 0x2f, "Zen 5" },
+	{ "AuthenticAMD", 0x1a, 0x40, 0x4f, "Zen 5" },
+	{ "AuthenticAMD", 0x1a, 0x70, 0x7f, "Zen 5" },
+	{ "GenuineIntel", 6, 0x4e, 0x4e, "Skylake" },
+	{ "GenuineIntel", 6, 0x5e, 0x5e, "Skylake" },
+	{ "GenuineIntel", 6, 0x55, 0x55, "Skylake-X" },
+	{ "GenuineIntel", 6, 0x8e, 0x8e, "Kaby Lake" },
+	{ "GenuineIntel", 6, 0x9e, 0x9e, "Kaby Lake" },
+	{ "GenuineIntel", 6, 0xa5, 0xa6, "Comet Lake" },
+	{ "GenuineIntel", 6, 0x6a, 0x6a, "Ice Lake-X (Sunny Cove)" },
+	{ "GenuineIntel", 6, 0x6c, 0x6c, "Ice Lake-D (Sunny Cove)" },
+	{ "GenuineIntel", 6, 0x7d, 0x7e, "Ice Lake (Sunny Cove)" },
+	{ "GenuineIntel", 6, 0xa7, 0xa7, "Rocket Lake (Cypress Cove)" },
+	{ "GenuineIntel", 6, 0x8c, 0x8d, "Tiger Lake (Willow Cove)" },
+	{ "GenuineIntel", 6, 0x8f, 0x8f, "Sapphire Rapids (Golden Cove)" },
+	{ "GenuineIntel", 6, 0xcf, 0xcf, "Emerald Rapids" },
+	{ "GenuineIntel", 6, 0xad, 0xae, "Granite Rapids" },
+	{ "GenuineIntel", 6, 0x97, 0x97, "Alder Lake" },
+	{ "GenuineIntel", 6, 0x9a, 0x9a, "Alder Lake" },
+	{ "GenuineIntel", 6, 0xb7, 0xb7, "Raptor Lake" },
+	{ "GenuineIntel", 6, 0xba, 0xba, "Raptor Lake" },
+	{ "GenuineIntel", 6, 0xbf, 0xbf, "Raptor Lake" },
+	{ "GenuineIntel", 6, 0xaa, 0xaa, "Meteor Lake" },
+	{ "GenuineIntel", 6, 0xac, 0xac, "Meteor Lake" },
+};
+
+/* The name of @vendor's @family/@model, or "unknown". */
+static const char *uarch_name(const char *vendor, int family, int model)
+{
+	for (size_t i = 0; i < sizeof(uarchs) / sizeof(uarchs[0]); i++)
+		if (!strcmp(uarchs[i].vendor, vendor) &&
+		    (int)uarchs[i].family == family &&
+		    model >= (int)uarchs[i].lo && model <= (int)uarchs[i].hi)
+			return uarchs[i].name;
+	return "unknown";
+}
 
 static void read_cpuinfo(void)
 {
@@ -32,6 +91,8 @@ static void read_cpuinfo(void)
 		v[strcspn(v, "\n")] = 0;
 		if (!strncmp(line, "model name", 10)) {
 			snprintf(name, sizeof(name), "%s", v);
+		} else if (!strncmp(line, "vendor_id", 9)) {
+			snprintf(mach.vendor, sizeof(mach.vendor), "%s", v);
 		} else if (!strncmp(line, "cpu family", 10)) {
 			snprintf(family, sizeof(family), "%s", v);
 		} else if (!strncmp(line, "model\t", 6)) {
@@ -45,6 +106,11 @@ static void read_cpuinfo(void)
 	}
 	if (f)
 		fclose(f);
+	if (!*mach.vendor)
+		snprintf(mach.vendor, sizeof(mach.vendor), "unknown");
+	mach.family = *family ? atoi(family) : -1;
+	mach.model = *model ? atoi(model) : -1;
+	mach.uarch = uarch_name(mach.vendor, mach.family, mach.model);
 	if (*family)
 		snprintf(mach.cpu, sizeof(mach.cpu), "%s (family %s model %s)",
 			 name, family, model);

@@ -128,6 +128,10 @@ void print_json(FILE *f)
 	jf = f;
 	fprintf(jf, "{\n  \"machine\": {");
 	json_kv("cpu", mach.cpu, false);
+	json_kv("cpu_vendor", mach.vendor, true);
+	fprintf(jf, ", \"cpu_family\": %d, \"cpu_model\": %d", mach.family,
+		mach.model);
+	json_kv("uarch", mach.uarch, true);
 	fprintf(jf, ",\n    \"cpus\": %u, \"tsc_hz\": %.0f", mach.ncpus,
 		mach.hz);
 	json_loadavg();

@@ -87,6 +87,14 @@ static void print_header(void)
 	printf("cpu:      %s\n          %u CPUs usable%s; %s %s %s\n", mach.cpu,
 	       mach.ncpus, mach.hypervisor ? ", in a virtual machine" : "",
 	       mach.uts.sysname, mach.uts.release, mach.uts.machine);
+	if (mach.family >= 0)
+		printf("          %s, family %d (%#x) model %d (%#x): "
+		       "microarchitecture %s\n",
+		       mach.vendor, mach.family, (unsigned int)mach.family,
+		       mach.model, (unsigned int)mach.model, mach.uarch);
+	else
+		printf("          %s: microarchitecture %s\n", mach.vendor,
+		       mach.uarch);
 #ifdef BENCH_HAVE_TSC
 	printf("clock:    TSC at %.1f MHz (measured against "
 	       "CLOCK_MONOTONIC_RAW)%s%s;\n"

@@ -103,12 +103,20 @@ __refcount_add_not_zero(int i, refcount_t *r, int *oldp)
 		if (__refcount_unlikely(c == 0))
 			break;
 		result = __refcount_wrap_add(c, i);
-		/* Did we try to increment from/to an undesirable state? */
+		/*
+		 * Did we try to increment from/to an undesirable state?  The
+		 * 2017 trap took the flags this test left: gcc and clang (-O2,
+		 * -Os) compile it, for a constant i, as `cmp $(INT_MAX - i), c;
+		 * ja`, so a negative c has OF when c - (INT_MAX - i) wraps
+		 * (c < -1 - i, a saturated counter: "overflow"), else SF alone
+		 * (silent).  docs/kernel-semantics.md, 'The fast breed'.
+		 */
 		if (__refcount_unlikely(c < 0 || c == INT_MAX || result < c)) {
 			__refcount_call_void(__refcount_fast_error(
 				r, REFCOUNT_ADD_NOT_ZERO_OVF,
-				c < 0 ? __REFCOUNT_X86_SF :
-					__REFCOUNT_X86_OF | __REFCOUNT_X86_SF));
+				c >= 0 ? __REFCOUNT_X86_OF | __REFCOUNT_X86_SF :
+				(long long)c < -1LL - i ? __REFCOUNT_X86_OF :
+							  __REFCOUNT_X86_SF));
 			break;
 		}
 	} while (!__atomic_compare_exchange_n(&r->refs, &c, result, true,

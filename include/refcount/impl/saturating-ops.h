@@ -141,10 +141,10 @@ __RC_F(add_not_zero)(__RC_V i, __RC_T *r, __RC_V *oldp)
 
 	/*
 	 * For a constant 0 < i < MAX this is atomic_t's try-get, instruction
-	 * for instruction, with a cmp and ja for its test and je after the
+	 * for instruction, with a cmp and jle for its test and je after the
 	 * compare-and-swap: "old == 0" before each swap (test, je), then "old
-	 * < 0 or old past MAX - i" as one unsigned compare (cmp, ja), and the
-	 * result is true without testing old again.  0 is a refused try-get;
+	 * < 0 or old past MAX - i" as one compare of the sum (cmp,
+	 * jle), and the result is true without testing old again.  0 is a refused try-get;
 	 * after a swap from a bad value the cold path saturates the counter
 	 * (or puts an immortal one back, judged on the swapped value, as the
 	 * kernel's) and reports.  Shapes measured and dropped (lab/bench.md,
@@ -157,18 +157,25 @@ __RC_F(add_not_zero)(__RC_V i, __RC_T *r, __RC_V *oldp)
 	 * cold section.
 	 */
 	if (__builtin_constant_p(i) && i > 0 && i < __RC_MAXV) {
+		__RC_V sum;
+
 		do {
 			if (__refcount_unlikely(!old)) {
 				if (oldp)
 					*oldp = 0;
 				return false;
 			}
-		} while (!__RC_CAS(&r->refs, &old, __RC_WRAP_ADD(old, i),
-				   __ATOMIC_RELAXED));
+			sum = __RC_WRAP_ADD(old, i);
+		} while (!__RC_CAS(&r->refs, &old, sum, __ATOMIC_RELAXED));
 		if (oldp)
 			*oldp = old;
-		if (__refcount_unlikely((__RC_UV)old >
-					(__RC_UV)(__RC_MAXV - i))) {
+		/*
+		 * old != 0 here, so "old < 0 or old past MAX - i" is "sum <=
+		 * i" (a wrapped or still negative sum), tested on the register
+		 * that fed the swap: nothing after the locked instruction
+		 * waits for the value it read, as in atomic_t's loop.
+		 */
+		if (__refcount_unlikely(sum <= i)) {
 			__refcount_call_void(
 				__RC_WARN(r, REFCOUNT_ADD_NOT_ZERO_OVF));
 			return __refcount_opaque_true();

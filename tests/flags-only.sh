@@ -1,0 +1,89 @@
+#!/bin/sh
+# tests/flags-only.sh OBJDUMP OBJ... - no locked instruction's old value is
+# read back in the default breed's hot paths
+#
+# OBJ: tests/flags-only.c compiled (gcc, clang; x86-64, i386).  For each
+# hp_<op> function, with its .cold part, from `OBJDUMP -d`:
+#   - every function has at least one `lock` instruction (else the operation
+#     was not compiled in: the check would pass on nothing);
+#   - flags-only operations (all but the two classes below): no `xadd` and no
+#     `cmpxchg`: each locked instruction is an add, sub, inc or dec whose
+#     flags the branches read;
+#   - try-gets (hp_try_*): no `xadd`; `cmpxchg` in their loop, and the first
+#     compare after it must not read the accumulator (%eax), the value the
+#     locked instruction read back: the range test is on the sum that fed it;
+#   - the saturating increments (OLD_VALUE below): exactly one locked
+#     instruction, `xadd`, no `cmpxchg`.  Their old value is compared: no
+#     flags-only increment keeps every boundary of the saturating breed
+#     (docs/design.md, 'The increment and the flags').
+# Pure disassembly: the verdict is the same on any machine.  Exit 1 and one
+# line per violation on a violation.
+set -eu
+objdump=$1
+shift
+OLD_VALUE="hp_inc hp_add hp_kref_get"
+status=0
+for o in "$@"; do
+	"$objdump" -d --no-show-raw-insn "$o" | awk -v obj="$o" \
+		-v oldvalue=" $OLD_VALUE " '
+	/^[0-9a-f]+ <hp_[a-z_]+(\.cold)?>:$/ {
+		fn = $2
+		gsub(/[<>:]/, "", fn)
+		sub(/\.cold$/, "", fn)
+		seen[fn] = 1
+		aftercas = 0
+		next
+	}
+	/^[0-9a-f]+ <.*>:$/ { fn = ""; next }
+	fn == "" || !/^ +[0-9a-f]+:\t/ { next }
+	{
+		insn = $0
+		sub(/^ +[0-9a-f]+:\t/, "", insn)
+		if (insn ~ /^lock /)
+			locked[fn]++
+		if (insn ~ /xadd/)
+			xadd[fn]++
+		if (insn ~ /cmpxchg/) {
+			cas[fn]++
+			aftercas = 1
+			next
+		}
+		if (aftercas && insn ~ /^(cmp|test)/) {
+			if (insn ~ /%[er]?ax([^a-z]|$)|%al([^a-z]|$)/)
+				bad[fn] = bad[fn] " a compare after the cmpxchg reads %eax (" insn ");"
+			aftercas = 0
+		}
+	}
+	END {
+		n = 0
+		for (f in seen) {
+			n++
+			if (!locked[f])
+				bad[f] = bad[f] " no locked instruction;"
+			if (f ~ /^hp_try_/) {
+				if (xadd[f])
+					bad[f] = bad[f] " xadd in a try-get;"
+				if (!cas[f])
+					bad[f] = bad[f] " no cmpxchg in a try-get;"
+			} else if (index(oldvalue, " " f " ")) {
+				if (locked[f] != 1 || xadd[f] != 1 || cas[f])
+					bad[f] = bad[f] " not one xadd and nothing else locked;"
+			} else {
+				if (xadd[f])
+					bad[f] = bad[f] " xadd: a locked instruction whose old value is read back;"
+				if (cas[f])
+					bad[f] = bad[f] " cmpxchg outside a try-get;"
+			}
+			if (bad[f] != "") {
+				print "flags-only: FAIL: " obj ": " f ":" bad[f]
+				failed = 1
+			}
+		}
+		if (n != 11) {
+			print "flags-only: FAIL: " obj ": " n " hp_ functions, not 11"
+			failed = 1
+		}
+		exit failed
+	}' || status=1
+done
+exit $status
