@@ -5,7 +5,7 @@ import json
 import os
 import sys
 
-from . import model as M
+from . import model as M, scan
 
 
 def rel(root, f):
@@ -58,6 +58,9 @@ def report_doc(m):
                   for n, o in sorted(list(m["mwraps"].items()) +
                                      list(m["fwraps"].items()))],
         macro_file=m["macro_file"],
+        discovery=m.get("discovery", "spatch on the spelled source, every #if "
+                        "variant considered (no compile database)"),
+        skipped=[dict(file=rel(root, f), why=why) for f, why in scan.SKIPPED],
         candidates=[field_doc(root, fm) for _, fm in sorted(m["fields"].items())])
 
 
@@ -65,6 +68,8 @@ def print_report(doc, out=sys.stdout):
     for c in doc["candidates"]:
         out.write("%s\t%s\t%s\t%s\t%s\n" % (c["where"], c["field"], c["idiom"],
                                             c["decision"], c["reason"]))
+    for s in doc["skipped"]:
+        out.write("skipped\t%s\t%s\n" % (s["file"], s["why"]))
     for c in doc["candidates"]:
         out.write("\n%s (%s -> %s):\n" % (c["field"], c["type"], c["to"]))
         for o in c["operations"]:

@@ -57,7 +57,7 @@ def build(root, work=None, extra=None):
     stypes = _types(out)
     struct_fields = scan.structs(files)
     typedefs = scan.typedef_map(files)
-    rows = [l.split("\t") for l in out.splitlines() if l.startswith("SITE\t")]
+    rows = _rows(out, "SITE", 11)
     # a kept result is tested several times (an assert, then the test):
     # keep the test that means something; an increment whose old value is
     # tested == 0 is meant to be from 0 (a creation, or refused)
@@ -130,7 +130,7 @@ def build(root, work=None, extra=None):
             creation.zero_macros(defs))),
         incdirs, mlines, workdir=os.path.join(work, "fields"))
     utypes = _types(out)
-    rows = [l.split("\t") for l in out.splitlines() if l.startswith("FIELD\t")]
+    rows = _rows(out, "FIELD", 9)
     facts = [r for r in rows if r[1] in creation.FACTS]
     rows = [r for r in rows if r[1] not in creation.FACTS]
     notes = [r for r in rows if r[1] in ("release", "release-macro")]
@@ -150,7 +150,7 @@ def build(root, work=None, extra=None):
             ASSERT=registry.ASSERT_RE, READOPS=A._regex(readops)),
             scan.mentioning(files, want), incdirs, mlines,
             workdir=os.path.join(work, "returns"))
-        facts += [l.split("\t") for l in out.splitlines() if l.startswith("FIELD\t")]
+        facts += _rows(out, "FIELD", 9)
     model["zero"] = zero
     cache = {}
     def mine(st, field, f, line, col):
@@ -240,6 +240,7 @@ def build(root, work=None, extra=None):
         _initialisers(fm, files, typedefs)
         _decide(fm, typedefs, root)
         model["fields"][(st + "." if st else "") + field] = fm
+    _skipped_uses(model)
     # creations through a parameter: proven at every call (calls.cocci)
     fns = creation.param_functions(model["fields"])
     if fns:
@@ -248,7 +249,40 @@ def build(root, work=None, extra=None):
         creation.prove_params(model["fields"], fns, out, zero, files)
         for fm in model["fields"].values():
             _decide(fm, typedefs, root)
+    _skipped_uses(model)
     return model
+
+
+def _skipped_uses(model):
+    """A field named in a file spatch skipped has uses nobody read: it is
+    not converted (a conversion must account for every use)."""
+    for f, why in scan.SKIPPED:
+        if not os.path.isfile(f):
+            continue
+        text = scan.read(f)
+        for fm in model["fields"].values():
+            if re.search(r"\b%s\b" % re.escape(fm["field"]), text):
+                r = "%s was skipped (%s): its uses of .%s are unknown" % (
+                    os.path.relpath(f, model["root"]), why, fm["field"])
+                if r not in fm["reasons"]:
+                    fm["reasons"].append(r)
+                    fm["decision"] = "report-only"
+
+
+def _rows(out, tag, width):
+    """spatch's TAG rows of WIDTH columns; a row of another width (which
+    spatch.rows() could not mend) is dropped, its file marked skipped."""
+    out_rows = []
+    for l in out.splitlines():
+        if not l.startswith(tag + "\t"):
+            continue
+        w = l.split("\t")
+        if len(w) == width:
+            out_rows.append(w)
+        else:
+            f = next((x for x in w if os.path.isfile(x)), None)
+            scan.skip(f or "?", "a %s row of %d columns, not %d" % (tag, len(w), width))
+    return out_rows
 
 
 def _types(out):
@@ -256,7 +290,10 @@ def _types(out):
     types = {}
     for l in out.splitlines():
         if l.startswith("TYPE\t"):
-            _, T, f, line, col = l.split("\t")
+            w = l.split("\t")
+            if len(w) != 5:
+                continue
+            _, T, f, line, col = w
             types[(f, int(line), int(col))] = T
     return types
 
