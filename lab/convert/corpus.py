@@ -73,19 +73,21 @@ def compdb(p, d, timeout):
     system = p["build"].split()[0]
     try:
         if system == "meson":
-            r = subprocess.run(["meson", "setup", b, d], cwd=d, timeout=timeout,
+            r = subprocess.run(["meson", "setup"] + (["--wipe"] if os.path.isdir(b) else [])
+                               + p.get("configure", []) + [b, d], cwd=d, timeout=timeout,
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                universal_newlines=True)
             src = os.path.join(b, "compile_commands.json")
         elif system == "cmake":
             r = subprocess.run(["cmake", "-S", d, "-B", b,
-                                "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON"], timeout=timeout,
+                                "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON"] + p.get("configure", []),
+                               timeout=timeout,
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                universal_newlines=True)
             src = os.path.join(b, "compile_commands.json")
         else:
             if os.path.exists(os.path.join(d, "configure")):
-                r = subprocess.run(["./configure"], cwd=d, timeout=timeout,
+                r = subprocess.run(["./configure"] + p.get("configure", []), cwd=d, timeout=timeout,
                                    stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                    universal_newlines=True)
                 if r.returncode != 0:
@@ -116,11 +118,15 @@ def dry_run_commands(text, top):
         if m:
             cwd = m.group(1)
             continue
+        # automake's `test -f 'x.c' || echo './'`x.c
+        line = re.sub(r"`test -f '[^']*' \|\| echo '[^']*'`", "", line)
         words = line.split()
         cc = [i for i, w in enumerate(words) if re.match(r"^(\S*/)?(gcc|cc|clang)(-\d+)?$", w)]
         if not cc or "-c" not in words:
             continue
         args = words[cc[0]:]
+        ends = [i for i, w in enumerate(args) if w in ("&&", ";", "||", "|")]
+        args = [w.strip("'\"") for w in args[:ends[0] if ends else len(args)]]
         srcs = [w for w in args if w.endswith(".c")]
         if srcs:
             out.append(dict(directory=cwd, arguments=args, file=srcs[-1]))

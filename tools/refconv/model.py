@@ -38,6 +38,11 @@ def _plain_kind(text, col, field):
 def build(root, work=None, extra=None):
     root = os.path.abspath(root)
     work = work or tempfile.mkdtemp(prefix="refcount-convert.")
+    from . import clangscan
+    seen, note = (None, "spatch only (REFCONV_BACKEND=spatch)") if \
+        os.environ.get("REFCONV_BACKEND") == "spatch" else clangscan.discover(root)
+    for f, why in (seen or {}).get("skipped", []):
+        scan.skip(f, why)
     files = scan.sources(root)
     incdirs = scan.include_dirs(root)
     defs = scan.macros(files)
@@ -111,7 +116,7 @@ def build(root, work=None, extra=None):
     keys = sorted({(s["stype"] or "", s["field"]) for s in sites
                    if s["meaning"] in ("last", "notlast")})
     cands = sorted({f for _, f in keys})
-    model = dict(root=root, ops=ops, mwraps=mwraps, fwraps=fwraps, sites=sites,
+    model = dict(discovery=note, compiler=seen, root=root, ops=ops, mwraps=mwraps, fwraps=fwraps, sites=sites,
                  unknown=unknown, fields={}, macro_file=mlines, incdirs=incdirs,
                  work=work, files=files, defs=defs)
     if not cands:
@@ -125,7 +130,9 @@ def build(root, work=None, extra=None):
         "fields.cocci", FIELDS=A._regex(cands), OPS=A._regex(ptr_ops),
         INCOPS=A._regex(incops), DECOPS=A._regex(decops),
         DECMACROS=A._regex(dec_macros), RELEASE=registry.RELEASE_RE,
-        ASSERT=registry.ASSERT_RE, READOPS=A._regex(readops)),
+        ASSERT=registry.ASSERT_RE, READOPS=A._regex(readops),
+        STORES=A._regex([n for n, v in registry.ATOMIC_STORES.items() if v == 1]),
+        INITS=A._regex([n for n, v in registry.ATOMIC_STORES.items() if v != 1])),
         scan.mentioning(files, cands + list(registry.ZALLOC) + list(
             creation.zero_macros(defs))),
         incdirs, mlines, workdir=os.path.join(work, "fields"))
@@ -164,7 +171,7 @@ def build(root, work=None, extra=None):
         decls = [d for d in struct_fields.get(field, [])
                  if not st or _key(d) == st] or struct_fields.get(field, [])
         fs = [s for s in sites if s["field"] == field and (s["stype"] or "") == st]
-        fm = dict(field=field, stype=st, decls=decls, sites=fs, struct_fields=struct_fields, reads=[], sentinels=[],
+        fm = dict(field=field, stype=st, decls=decls, root=root, sites=fs, struct_fields=struct_fields, reads=[], sentinels=[],
                   sets=[], plain=[], initialisers=[], creations=[], releases=[],
                   refused=[], conditions=[])
         for r in notes:
@@ -199,7 +206,9 @@ def build(root, work=None, extra=None):
                 elif not cond:
                     fm["refused"].append((where, "non-atomic ++/-- outside a "
                                           "conditional (non-threaded) build branch"))
-            elif ctx == "set":
+            elif ctx in ("set", "aset"):
+                if ctx == "aset":
+                    where["atomic"] = op.strip()
                 if registry.SENTINEL_RE.match(A.nospace(v)):
                     fm["sentinels"].append(dict(where, kind="store"))
                 else:
@@ -253,6 +262,42 @@ def build(root, work=None, extra=None):
     return model
 
 
+def _release_gap(fm):
+    """A reference count's final put releases the object: a release-like
+    call in the same function, after the put (no function's closing brace
+    at column 0 between them).  A release elsewhere frees something else."""
+    cache = {}
+    lasts = [s for s in fm["sites"] if s["meaning"] == "last"]
+    for s in lasts:
+        for r in fm["releases"]:
+            if r["file"] != s["file"] or not 0 <= r["line"] - s["line"] <= 80:
+                continue
+            between = [_line_text(cache, s["file"], n)
+                       for n in range(s["line"] + 1, r["line"])]
+            if not any(t.startswith("}") for t in between):
+                return None
+    if not lasts:
+        return None
+    return "%s:%d: no release of the object in the function of its final put " \
+        "(the release-like calls seen are in other functions: they free " \
+        "something else)" % (os.path.relpath(lasts[0]["file"], fm.get("root", "/")),
+                              lasts[0]["line"])
+
+
+def _kind(fm, extra, root):
+    """reference-count (every proof held), counter (incremented from 0
+    outside a proven creation: an idle counter in normal use) or unknown."""
+    if fm["decision"] == "convert":
+        return "reference-count"
+    for s, why in extra:
+        if s.get("from0") and not s.get("created"):
+            fm["reasons"].insert(0, "counter: incremented from 0 at %s:%d in "
+                                 "normal use" % (os.path.relpath(s["file"], root),
+                                                 s["line"]))
+            return "counter"
+    return "unknown"
+
+
 def _skipped_uses(model):
     """A field named in a file spatch skipped has uses nobody read: it is
     not converted (a conversion must account for every use)."""
@@ -267,6 +312,8 @@ def _skipped_uses(model):
                 if r not in fm["reasons"]:
                     fm["reasons"].append(r)
                     fm["decision"] = "report-only"
+                    if fm.get("kind") == "reference-count":
+                        fm["kind"] = "unknown"
 
 
 def _rows(out, tag, width):
@@ -389,11 +436,22 @@ def _decide(fm, typedefs, root):
     for where, why in fm["refused"] + extra:
         reasons.append("%s:%d: %s" % (os.path.relpath(where["file"], root),
                                       where["line"], why))
+    for x in fm["sets"] + fm["sentinels"]:
+        if x.get("atomic"):
+            reasons.append("%s:%d: set by %s (%s): an atomic store, a creation "
+                           "and not an escape; apply does not rewrite that "
+                           "form yet" % (os.path.relpath(x["file"], root), x["line"],
+                                         x["atomic"], x.get("value", "")))
     atomic = [s for s in fm["sites"] if s["atomic"]]
     if not atomic:
         reasons.append("no atomic operation (plain counter)")
+    if not reasons:
+        gap = _release_gap(fm)
+        if gap:
+            reasons.append(gap)
     fm["decision"] = "report-only" if reasons else "convert"
     fm["reasons"] = reasons
+    fm["kind"] = _kind(fm, extra, root)
     fam = sorted({s["family"] for s in fm["sites"]})
     fm["idiom"] = "; ".join(registry.IDIOMS.get(f, f) for f in fam) + (
         " via " + ", ".join(sorted({s["op"] for s in fm["sites"]
