@@ -32,6 +32,7 @@ import argparse
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import time
@@ -73,8 +74,9 @@ def compdb(p, d, timeout):
     system = p["build"].split()[0]
     try:
         if system == "meson":
-            r = subprocess.run(["meson", "setup"] + (["--wipe"] if os.path.isdir(b) else [])
-                               + p.get("configure", []) + [b, d], cwd=d, timeout=timeout,
+            shutil.rmtree(b, ignore_errors=True)  # a failed configure's leftovers
+            r = subprocess.run(["meson", "setup"] + p.get("configure", []) + [b, d],
+                               cwd=d, timeout=timeout,
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                universal_newlines=True)
             src = os.path.join(b, "compile_commands.json")

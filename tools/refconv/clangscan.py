@@ -32,6 +32,7 @@ RMW = re.compile(r"(fetch_(add|sub|and|or|xor|nand)|(add|sub|and|or|xor|nand)_"
                  r"__atomic_(add|sub)|xchg|cmpxchg)")
 # inline assembly that is a read-modify-write: its instruction shape
 ASM_RMW = re.compile(r"\block\b|xchg|xadd|ldrex|ldaxr|ldxr|\bcas|amoadd|lwarx|ldarx")
+ATOMIC_WORD = re.compile(r"\b(\w*atomic\w*|\w*ATOMIC\w*|\w*Atomic\w*|__sync_\w+)\b")
 STORE = re.compile(r"(store|init)\b")
 LOAD = re.compile(r"load\b")
 _ci = None
@@ -161,18 +162,26 @@ def _path(ci, c, params):
         c = _strip(ci, kids[0])
     if members and not addr:
         return None  # `p->f` passed: the effect is on what f points to
-    if c.kind == K.DECL_REF_EXPR and c.spelling in params:
-        return ("param", params.index(c.spelling), members)
+    field = None
     if top is not None and members:
         rec = top.semantic_parent
         name = rec.spelling or rec.type.spelling
         if not name or "anonymous" in name or "unnamed" in name:
             name = rec.type.spelling
+        name = re.sub(r"\s*\((unnamed|anonymous)[^)]*\)", "(anonymous)", name)
         loc = top.location
-        return ("field", re.sub(r"^(struct|union) ", "", name), members[0],
-                "%s:%d" % (os.path.realpath(loc.file.name) if loc.file else "?",
-                           loc.line))
-    return None
+        t = top.type.get_canonical()
+        single = t.kind != ci.TypeKind.RECORD or len(
+            [x for x in t.get_declaration().get_children()
+             if x.kind == K.FIELD_DECL]) == 1
+        field = (single, re.sub(r"^(struct|union) ", "", name), top.spelling,
+                 "%s:%d" % (os.path.realpath(loc.file.name) if loc.file else "?",
+                            loc.line))
+    if c.kind == K.DECL_REF_EXPR and c.spelling in params:
+        # a parameter's lvalue (wrapper evidence); `&p->f` is also a use of
+        # the field f of p's struct
+        return ("param", params.index(c.spelling), members) + (field or ())
+    return ("field",) + field if field else None
 
 
 def _where(c):
@@ -267,6 +276,74 @@ def _worker(job):
         return e["file"], [], "%s: %s" % (type(x).__name__, x), time.time() - t0
 
 
+def _over(defs, names):
+    """NAMES and the macros whose body names one of them, to a fixpoint, plus
+    the macros whose body names an atomic primitive (an index from each word
+    to the macros whose body holds it)."""
+    atomic = re.compile(r"atomic|ATOMIC|Atomic|__sync_")
+    users = {}
+    out, todo = set(), list(names)
+    for n, b in defs:
+        if atomic.search(b):
+            todo.append(n)
+        for w in set(re.findall(r"\w+", b)):
+            users.setdefault(w, set()).add(n)
+    while todo:
+        n = todo.pop()
+        if n in out:
+            continue
+        out.add(n)
+        todo.extend(users.get(n, ()))
+    return out
+
+
+def _parse(root, entries, jobs, skipped):
+    from multiprocessing import Pool
+    facts = []
+    with Pool(jobs) as pool:
+        for f, fs, err, _dt in pool.imap_unordered(_worker, [(root, e) for e in entries]):
+            if err:
+                skipped.append((f, "libclang: " + err))
+            facts.extend(fs)
+    return facts
+
+
+def _wrappers(facts):
+    """Functions whose parameter's lvalue gets an atomic effect, directly or
+    through another wrapper, at any depth: name -> {(param index, members
+    below it): kind}."""
+    uses_of = {}
+    for name, f, line, uses in facts:
+        uses_of.setdefault(name, {})[(f, line)] = uses
+    wraps = {}
+    changed = True
+    while changed:
+        changed = False
+        for name, defs in uses_of.items():
+            for uses in defs.values():
+                for op, i, p, _w in uses:
+                    if p[0] != "param":
+                        continue
+                    eff = {}
+                    if op.startswith("@"):
+                        k = kind_of(op)
+                        if k and i == 0:
+                            eff[()] = k
+                    else:
+                        for (j, q), k in wraps.get(op, {}).items():
+                            if j == i:
+                                eff[q] = k
+                    for q, k in eff.items():
+                        key = (p[1], tuple(p[2]) + q)
+                        if len(key[1]) > 3:  # a recursive walk, not a wrapper
+                            continue
+                        cur = wraps.setdefault(name, {})
+                        if key not in cur or (cur[key] != "add" and k == "add"):
+                            cur[key] = k
+                            changed = True
+    return wraps
+
+
 def kind_of(op):
     """add (an arithmetic read-modify-write: what a count does), bits,
     swap, store or load."""
@@ -275,7 +352,8 @@ def kind_of(op):
         return "add"
     if n.startswith("asm") or re.search(r"exchange|xchg|swap|test_and_set", n):
         return "swap"
-    if re.search(r"and|or|xor|nand", n):
+    if re.search(r"fetch_(and|or|xor|nand)|(and|or|xor|nand)_(and_)?fetch|"
+                 r"_(and|or|xor)$", n):
         return "bits"
     if STORE.search(n):
         return "store"
@@ -305,61 +383,68 @@ def discover(root, jobs=2, max_bytes=2 << 20):
         seen.add(f)
         entries.append(e)
     skipped, facts = [], []
+    gone = [e for e in entries if not os.path.exists(os.path.join(e["directory"], e["file"]))]
+    for e in gone:
+        skipped.append((e["file"], "not there (generated by the build, which "
+                        "only configure ran)"))
+    entries = [e for e in entries if e not in gone]
     big = [e for e in entries if os.path.getsize(os.path.join(e["directory"], e["file"]))
            > max_bytes]
     for e in big:
         skipped.append((e["file"], "larger than %d bytes" % max_bytes))
     entries = [e for e in entries if e not in big]
-    from multiprocessing import Pool
-    with Pool(jobs) as pool:
-        for f, fs, err, _dt in pool.imap_unordered(_worker, [(root, e) for e in entries]):
-            if err:
-                skipped.append((f, "libclang: " + err))
-            facts.extend(fs)
-    # wrappers: a function whose parameter's lvalue gets an atomic effect,
-    # directly or through another wrapper, at any depth
-    uses_of = {}
-    for name, f, line, uses in facts:
-        uses_of.setdefault(name, {})[(f, line)] = uses
-    wraps = {}  # name -> {(param index, tuple(members)): kind}
-    changed = True
-    while changed:
-        changed = False
-        for name, defs in uses_of.items():
-            for uses in defs.values():
-                for op, i, p, _w in uses:
-                    if p[0] != "param":
-                        continue
-                    eff = {}
-                    if op.startswith("@"):
-                        k = kind_of(op)
-                        if k and i == 0:
-                            eff[()] = k
-                    else:
-                        for (j, q), k in wraps.get(op, {}).items():
-                            if j == i:
-                                eff[q] = k
-                    for q, k in eff.items():
-                        key = (p[1], tuple(p[2]) + q)
-                        if len(key[1]) > 3:  # a recursive walk, not a wrapper
-                            continue
-                        cur = wraps.setdefault(name, {})
-                        if key not in cur or (cur[key] != "add" and k == "add"):
-                            cur[key] = k
-                            changed = True
+    # which units to parse: those whose text names an atomic primitive, or a
+    # macro that expands to one, then those naming a wrapper found so far
+    # (or a macro over one), to a fixpoint.  Only the choice of units goes
+    # by text; what an operation does and whose field it is, goes by the AST
+    from . import scan
+    text = {}
+    for e in entries:
+        f = os.path.join(e["directory"], e["file"])
+        text[e["file"], e["directory"]] = scan.read(f)
+    defs = [(n, b) for n, _p, b, _f, _a, _z in scan.macros(
+        [x for x in scan.sources(root) if x.endswith(".h")] +
+        [os.path.join(e["directory"], e["file"]) for e in entries])]
+    words = {}
+
+    def unit_words(e):
+        k = (e["file"], e["directory"])
+        if k not in words:
+            words[k] = set(re.findall(r"\w+", text[k]))
+        return words[k]
+
+    facts, wraps, done = [], {}, set()
+    names = set()
+    for rnd in range(4):
+        want = _over(defs, names)
+        todo = [e for e in entries if (e["file"], e["directory"]) not in done and
+                (ATOMIC_WORD.search(text[e["file"], e["directory"]]) or
+                 want & unit_words(e))]
+        if not todo:
+            break
+        facts += _parse(root, todo, jobs, skipped)
+        done |= {(e["file"], e["directory"]) for e in todo}
+        wraps = _wrappers(facts)
+        names = set(wraps)
+    units = len(done)
     fields = {}
     for name, f, line, uses in facts:
         for op, i, p, at in uses:
-            if p[0] == "param":
+            if p[0] == "param" and len(p) == 3:
                 continue
-            _, rec, fld, decl = p
+            single, rec, fld, decl = p[-4:]
             kinds = set()
             if op.startswith("@"):
                 k = kind_of(op)
                 if k and i == 0:
                     kinds.add(k)
             else:
-                kinds |= {k for (j, _q), k in wraps.get(op, {}).items() if j == i}
+                # through a wrapper that reaches a member below the field:
+                # the field is the count only when it is a one-member
+                # struct (my_atomic_t); otherwise the effect is the inner
+                # struct's own field, seen where the wrapper uses it
+                kinds |= {k for (j, q), k in wraps.get(op, {}).items()
+                          if j == i and (not q or single)}
             if not kinds:
                 continue
             fm = fields.setdefault("%s.%s" % (rec, fld), dict(
@@ -373,5 +458,5 @@ def discover(root, jobs=2, max_bytes=2 << 20):
     # stored or loaded are not candidates
     fields = {k: v for k, v in fields.items() if "add" in v["kinds"]}
     return dict(fields=fields, wrappers=wraps, skipped=skipped,
-                units=len(entries)), "libclang on %d units of %s" % (
-                    len(entries), os.path.relpath(db, root))
+                units=units), "libclang on %d of %d units of %s" % (
+                    units, len(entries), os.path.relpath(db, root))

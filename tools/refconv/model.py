@@ -39,8 +39,12 @@ def build(root, work=None, extra=None):
     root = os.path.abspath(root)
     work = work or tempfile.mkdtemp(prefix="refcount-convert.")
     from . import clangscan
-    seen, note = (None, "spatch only (REFCONV_BACKEND=spatch)") if \
-        os.environ.get("REFCONV_BACKEND") == "spatch" else clangscan.discover(root)
+    try:
+        seen, note = (None, "spatch only (REFCONV_BACKEND=spatch)") if \
+            os.environ.get("REFCONV_BACKEND") == "spatch" else clangscan.discover(root)
+    except Exception as e:  # noqa: BLE001 - the spelled-source path still runs
+        seen, note = None, "the compiler's view failed (%s: %s): spatch only" % (
+            type(e).__name__, e)
     for f, why in (seen or {}).get("skipped", []):
         scan.skip(f, why)
     files = scan.sources(root)
