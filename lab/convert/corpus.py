@@ -24,7 +24,7 @@ apart.  Exit status 1 when any target is missed (found >= 95%, 0 traps,
 0 unsafe, 0 wrong, 0 failed rows), with the reasons on the last line.
 
   corpus.py --work DIR [--set tuned|held-out|all] [--only NAME...]
-            [--compdb] [--timeout S] [--mutant convert-all]
+            [--compdb] [--timeout S] [--mutant convert-all] [--reuse]
 --mutant convert-all: every candidate's decision becomes convert (the
 classifier that converts whatever it finds); the traps must fail it."""
 
@@ -252,6 +252,8 @@ def main(argv):
     ap.add_argument("--timeout", type=int, default=600)
     ap.add_argument("--mutant", choices=("convert-all",))
     ap.add_argument("--json", help="write the scores here")
+    ap.add_argument("--reuse", action="store_true",
+                    help="score the reports saved by an earlier run (WORK/reports)")
     a = ap.parse_args(argv)
     truth = json.load(open(TRUTH))
     projects = [p for p in truth["projects"]
@@ -267,9 +269,19 @@ def main(argv):
         if d and a.compdb:
             db, note = compdb(p, d, a.timeout)
             log("%s: compile database: %s" % (name, note))
-        if d:
+        saved = os.path.join(a.work, "reports", name + ".json")
+        if d and a.reuse and os.path.exists(saved):
+            log("%s: the saved report %s" % (name, saved))
+            doc = json.load(open(saved))
+            err, dt = None, doc.get("seconds", 0.0)
+        elif d:
             log("%s: report" % name)
             doc, err, dt = report(d, a.timeout)
+            if doc is not None:
+                os.makedirs(os.path.dirname(saved), exist_ok=True)
+                with open(saved, "w") as f:
+                    json.dump(dict(doc, seconds=round(dt, 1)), f)
+        if d:
             if doc is not None:
                 s = score(p, doc, aliases(d), a.mutant)
         scores[name] = dict(held_out=p["held_out"], error=err, seconds=round(dt, 1),

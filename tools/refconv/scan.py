@@ -28,8 +28,9 @@ def sources(root):
 
 
 def include_dirs(root):
-    """-I directories: compile_commands.json's when there is one, else every
-    directory holding a header."""
+    """-I directories: compile_commands.json's when there is one, then every
+    directory holding a header (spatch reads every #if variant, so the
+    headers of the other variants must be found as well)."""
     for cand in ("compile_commands.json", "build/compile_commands.json"):
         p = os.path.join(root, cand)
         if os.path.exists(p):
@@ -43,7 +44,8 @@ def include_dirs(root):
                         d = os.path.join(e.get("directory", root), d)
                         if d not in dirs:
                             dirs.append(d)
-            return dirs
+            return dirs + [d for d in sorted({os.path.dirname(f) for f in sources(root)
+                                               if f.endswith(".h")}) if d not in dirs]
     return sorted({os.path.dirname(f) for f in sources(root)
                    if f.endswith(".h")})
 
@@ -239,7 +241,7 @@ SKIPPED = []
 # amalgamation); FILE_TIMEOUT seconds per file of a batch.
 MAX_BYTES = int(os.environ.get("REFCONV_MAX_BYTES", 2 << 20))
 FILE_TIMEOUT = int(os.environ.get("REFCONV_FILE_TIMEOUT", 30))
-BATCH = 8
+BATCH = 32
 ROW_RE = re.compile(r"^[A-Z]+\t")
 
 
