@@ -278,14 +278,44 @@ def _release_gap(fm):
                 continue
             between = [_line_text(cache, s["file"], n)
                        for n in range(s["line"] + 1, r["line"])]
-            if not any(t.startswith("}") for t in between):
+            if not any(t.startswith("}") for t in between) and any(
+                    _releases_object(_line_text(cache, r["file"], r["line"]),
+                                     r["call"], b)
+                    for b in _aliases(cache, s["file"], s["line"], s["base"])):
                 return None
     if not lasts:
         return None
     return "%s:%d: no release of the object in the function of its final put " \
-        "(the release-like calls seen are in other functions: they free " \
-        "something else)" % (os.path.relpath(lasts[0]["file"], fm.get("root", "/")),
+        "(the release-like calls seen are in other functions, or free " \
+        "another object)" % (os.path.relpath(lasts[0]["file"], fm.get("root", "/")),
                               lasts[0]["line"])
+
+
+def _aliases(cache, f, line, base):
+    """BASE and what it was assigned from in the lines of its function
+    before LINE (`T *r = (T *)(_r);`: _r is the same object)."""
+    out = [base]
+    for n in range(line - 1, max(0, line - 40), -1):
+        t = _line_text(cache, f, n)
+        if t.startswith("}"):
+            break
+        m = re.search(r"\b%s\s*=\s*(\([\w\s*]+\))?\s*\(?\s*(\w+)\s*\)?\s*;"
+                      % re.escape(A.nospace(base)), t)
+        if m:
+            out.append(m.group(2))
+    return out
+
+
+def _releases_object(text, call, base):
+    """The release call frees the object whose count was put: BASE itself is
+    its argument (`free(b)`, `av_free((void *)b)`, `x_destroy(&b)`), or it
+    is the object's own release callback (`b->free(...)`).  A call on a
+    member (`av_buffer_unref(&b->other)`) frees something else."""
+    b = re.escape(A.nospace(base))
+    t = A.nospace(text)
+    name = re.escape(A.nospace(call).split("(")[0])
+    return bool(re.search(r"%s\((\([\w\s*]+\))?&?%s[,)]" % (name, b), t) or
+                re.search(r"(^|[^\w>.])%s(->|\.)\w+\(" % b, t))
 
 
 def _kind(fm, extra, root):
