@@ -36,20 +36,23 @@ check-convert-mutant: $(B)/librefcount.a
 # ground truth tests/convert/corpus/truth.json: counts found/true, traps
 # marked convert, unsafe conversions, wrong attributions, skipped files,
 # time; tuned and held-out totals apart (lab/convert/corpus.py,
-# docs/convert-tool.md).  Network (apt-get only); sources cached under
+# docs/convert-tool.md).  Each project is configured for a compile database
+# first (meson, cmake, or make -n; its Debian build dependencies installed
+# if configure fails).  Network (apt-get only); sources cached under
 # $(B)/convert-corpus.  CORPUS_ARGS: --set tuned|held-out, --only NAME...,
-# --compdb (configure for a compile database first).
+# --reuse (score the reports saved by the last run).
 # check-convert-corpus-mutant: the classifier that converts every candidate
 # must make the check fail on the traps.
-CORPUS_NEED = coccinelle python3 dpkg-dev util-linux
+CORPUS_NEED = coccinelle python3 dpkg-dev util-linux python3-clang-14 libclang-14-dev \
+	meson ninja-build cmake bear
 .PHONY: check-convert-corpus check-convert-corpus-mutant
 check-convert-corpus:
 	@$(NEED) $(CORPUS_NEED)
-	python3 lab/convert/corpus.py --work $(CURDIR)/$(B)/convert-corpus $(CORPUS_ARGS)
+	python3 lab/convert/corpus.py --work $(CURDIR)/$(B)/convert-corpus --compdb $(CORPUS_ARGS)
 
 check-convert-corpus-mutant:
 	@$(NEED) $(CORPUS_NEED)
-	@out=$$(python3 lab/convert/corpus.py --work $(CURDIR)/$(B)/convert-corpus \
+	@out=$$(python3 lab/convert/corpus.py --work $(CURDIR)/$(B)/convert-corpus --compdb \
 		--mutant convert-all $(CORPUS_ARGS) 2>/dev/null); echo "$$out"; \
 	echo "$$out" | grep -q "^check-convert-corpus: FAILED: .*traps marked convert [1-9]" || \
 		{ echo "check-convert-corpus-mutant: converting every candidate did not fail on the traps"; exit 1; }; \

@@ -62,7 +62,26 @@ def fetch(p, srcdir):
     return d, None
 
 
-def compdb(p, d, timeout):
+def build_dep(p):
+    """The project's Debian build dependencies (what its configure checks)."""
+    sudo = [] if os.getuid() == 0 else ["sudo"]
+    r = subprocess.run(["flock", "/tmp/apt.lock"] + sudo + [
+        "env", "DEBIAN_FRONTEND=noninteractive", "apt-get", "build-dep", "-y", "-qq",
+        p["package"]], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+        universal_newlines=True)
+    return r.returncode == 0
+
+
+def compdb(p, d, timeout, retry=True):
+    """compile_commands.json, with the build dependencies installed when the
+    first configure fails."""
+    db, note = _compdb(p, d, timeout)
+    if db is None and retry and note.startswith("configure failed") and build_dep(p):
+        db, note = _compdb(p, d, timeout)
+    return db, note
+
+
+def _compdb(p, d, timeout):
     """compile_commands.json at the tree's top, the way its build system
     gives one without building: meson and cmake at configure time;
     autotools and plain make from make's dry run (-n: nothing compiled).
