@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """check-convert-compiler: discovery on the compiled code
-(tools/refconv/clangscan.py) on tests/convert/compiler/obj.c: the count
+(tools/refconv/clangscan.py) on tests/convert/compiler/count.c: the count
 behind a one-member struct, a wrapper of a wrapper and a macro is found and
 keyed by its struct type; a same-named plain field of another struct is not
 a candidate.  --mutant: attribution by field name instead of type (every
@@ -21,8 +21,8 @@ def main(work, mutant=False):
     shutil.rmtree(work, ignore_errors=True)
     shutil.copytree(os.path.join(HERE, "compiler"), work)
     with open(os.path.join(work, "compile_commands.json"), "w") as f:
-        json.dump([dict(directory=work, file="obj.c",
-                        arguments=["cc", "-std=gnu11", "-c", "obj.c"])], f)
+        json.dump([dict(directory=work, file="count.c",
+                        arguments=["cc", "-std=gnu11", "-c", "count.c"])], f)
     res, note = clangscan.discover(work)
     if res is None:
         print("check-convert-compiler: no discovery: %s" % note)

@@ -7,7 +7,7 @@ check-convert-fixtures:
 	tests/convert/check-fixtures.sh $(CURDIR)/tools/refcount-convert $(CURDIR)/$(B)/convert-fixtures
 CHECK_TARGETS += check-convert-fixtures
 # Discovery on the compiled code (libclang with a compile database) on
-# tests/convert/compiler/obj.c, and its mutant (attribution by name) that
+# tests/convert/compiler/count.c, and its mutant (attribution by name) that
 # must fail it.  docs/convert-tool.md.
 .PHONY: check-convert-compiler
 check-convert-compiler:

@@ -164,12 +164,19 @@ def build(root, work=None, extra=None):
         facts += _rows(out, "FIELD", 9)
     model["zero"] = zero
     cache = {}
+    seen_by = _Includes(files)
+
     def mine(st, field, f, line, col):
-        """A use of FIELD at this position belongs to key ST."""
+        """A use of FIELD at this position belongs to key ST: spatch typed
+        it so, or, untyped, ST's declaration is visible in that file (the
+        struct must be complete where `->field` compiles)."""
         if not st:
             return True
         u = _canon(utypes.get((f, int(line), int(col))), field, struct_fields, typedefs)
-        return u is None or u == st
+        if u is not None:
+            return u == st
+        homes = {d["file"] for d in struct_fields.get(field, []) if _key(d) == st}
+        return not homes or any(seen_by.sees(f, h) for h in homes)
 
     for st, field in keys:
         decls = [d for d in struct_fields.get(field, [])
@@ -264,6 +271,42 @@ def build(root, work=None, extra=None):
             _decide(fm, typedefs, root)
     _skipped_uses(model)
     return model
+
+
+class _Includes:
+    """Which tree files a file can see through its #include lines
+    (transitively; a name resolves to every tree header whose path ends
+    with it, an over-approximation)."""
+
+    INC = re.compile(r'^\s*#\s*include\s*[<"]([^>"]+)[>"]', re.M)
+
+    def __init__(self, files):
+        self.by_tail = {}
+        for f in files:
+            if f.endswith(".h"):
+                self.by_tail.setdefault(os.path.basename(f), []).append(f)
+        self.memo = {}
+
+    def direct(self, f):
+        out = []
+        for name in self.INC.findall(scan.read(f)):
+            out += [h for h in self.by_tail.get(os.path.basename(name), [])
+                    if h.endswith("/" + name) or os.path.basename(name) == name]
+        return out
+
+    def sees(self, f, h):
+        if f == h:
+            return True
+        if f not in self.memo:
+            seen, todo = set(), [f]
+            while todo:
+                x = todo.pop()
+                for y in self.direct(x):
+                    if y not in seen:
+                        seen.add(y)
+                        todo.append(y)
+            self.memo[f] = seen
+        return h in self.memo[f]
 
 
 def _release_gap(fm):
