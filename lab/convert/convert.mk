@@ -30,3 +30,30 @@ check-convert-mutant: $(B)/librefcount.a
 			{ echo "$$out"; echo "check-convert-mutant: the $${m%%:*} mutant did not fail by $${m#*:}"; exit 1; }; \
 	done
 	@echo "check-convert-mutant: both mutants make the jansson row FAILED, as they must"
+
+# make check-convert-corpus: refcount-convert's report on nine Debian
+# projects (pinned sources, apt-get source), scored against the hand-read
+# ground truth tests/convert/corpus/truth.json: counts found/true, traps
+# marked convert, unsafe conversions, wrong attributions, skipped files,
+# time; tuned and held-out totals apart (lab/convert/corpus.py,
+# docs/convert.md).  Each project is configured for a compile database
+# first (meson, cmake, or make -n; its Debian build dependencies installed
+# if configure fails).  Network (apt-get only); sources cached under
+# $(B)/convert-corpus.  CORPUS_ARGS: --set tuned|held-out, --only NAME...,
+# --reuse (score the reports saved by the last run).
+# check-convert-corpus-mutant: the classifier that converts every candidate
+# must make the check fail on the traps.
+CORPUS_NEED = coccinelle python3 dpkg-dev util-linux python3-clang-14 libclang-14-dev \
+	meson ninja-build cmake bear
+.PHONY: check-convert-corpus check-convert-corpus-mutant
+check-convert-corpus:
+	@$(NEED) $(CORPUS_NEED)
+	python3 lab/convert/corpus.py --work $(CURDIR)/$(B)/convert-corpus --compdb $(CORPUS_ARGS)
+
+check-convert-corpus-mutant:
+	@$(NEED) $(CORPUS_NEED)
+	@out=$$(python3 lab/convert/corpus.py --work $(CURDIR)/$(B)/convert-corpus --compdb \
+		--mutant convert-all $(CORPUS_ARGS) 2>/dev/null); echo "$$out"; \
+	echo "$$out" | grep -q "^check-convert-corpus: FAILED: .*traps marked convert [1-9]" || \
+		{ echo "check-convert-corpus-mutant: converting every candidate did not fail on the traps"; exit 1; }; \
+	echo "check-convert-corpus-mutant: converting every candidate fails on the traps, as it must"

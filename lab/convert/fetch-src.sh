@@ -1,6 +1,6 @@
 #!/bin/sh
 # lab/convert/fetch-src.sh PKG VERSION DIR: Debian's source of PKG (whose
-# upstream version is VERSION) extracted in DIR.  When apt knows no source
+# Debian version starts with VERSION, epoch included when it has one) extracted in DIR.  When apt knows no source
 # of that version, adds deb-src entries made from the machine's deb ones
 # (deb822 /etc/apt/sources.list.d/debian.sources, or one-line
 # /etc/apt/sources.list), as nullblk's fio source does, and updates.
@@ -30,7 +30,7 @@ rm -rf "$tmp" "$dir"
 mkdir -p "$tmp"
 (cd "$tmp" && apt-get source -qq --download-only "$pkg=$(apt-cache showsrc "$pkg" |
 	sed -n "s/^Version: \($ver.*\)/\1/p" | head -1)" 2>&1 | grep -v unsandboxed >&2 || true)
-dsc=$(ls "$tmp"/"$pkg"_"$ver"*.dsc)
+dsc=$(ls "$tmp"/"$pkg"_"${ver#*:}"*.dsc)  # file names carry no epoch
 # apt-get checked the files against the signed Release file
 dpkg-source -q --no-check -x "$dsc" "$tmp/src" >&2
 mv "$tmp/src" "$dir"

@@ -24,6 +24,32 @@ E << f_oparg.E; f << f_oparg.f; X << f_oparg.X; p << f_oparg.p;
 @@
 use("oparg", E, f, X, "", p)
 
+@f_aset@
+identifier X =~ "{{STORES}}";
+expression E, V;
+identifier f =~ "{{FIELDS}}";
+position p;
+@@
+X(&E->f@p, V, ...)
+
+@script:python@
+E << f_aset.E; f << f_aset.f; X << f_aset.X; V << f_aset.V; p << f_aset.p;
+@@
+use("aset", E, f, X, V, p)
+
+@f_ainit@
+identifier X =~ "{{INITS}}";
+expression E;
+identifier f =~ "{{FIELDS}}";
+position p;
+@@
+X(&E->f@p)
+
+@script:python@
+E << f_ainit.E; f << f_ainit.f; X << f_ainit.X; p << f_ainit.p;
+@@
+use("aset", E, f, X, "1", p)
+
 @f_plainstmt@
 expression E;
 identifier f =~ "{{FIELDS}}";

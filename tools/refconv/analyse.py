@@ -8,7 +8,7 @@ from . import registry, scan
 
 CTX_PRIORITY = ["stmt", "assert", "cmp+", "cmp-", "cmp", "!", "bool", "return", "kept",
                 "value"]
-USE_PRIORITY = ["oparg", "member", "plain-stmt", "plain-cmp", "plain-value", "arith",
+USE_PRIORITY = ["oparg", "aset", "member", "plain-stmt", "plain-cmp", "plain-value", "arith",
                 "set", "cmp", "addr", "read"]
 CONST_RE = re.compile(r"^\(?\s*(\([\w ]+\)\s*)?[-~]?\s*(0[xX][0-9a-fA-F]+|\d+)[uUlL]*\s*\)?$"
                       r"|^[A-Z][A-Z0-9_]*$")

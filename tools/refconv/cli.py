@@ -5,7 +5,7 @@ import json
 import os
 import sys
 
-from . import model as M
+from . import model as M, scan
 
 
 def rel(root, f):
@@ -22,7 +22,7 @@ def field_doc(root, fm):
     loc = lambda x: "%s:%d" % (rel(root, x["file"]), x["line"])
     return dict(
         where=where, field="%s.%s" % (st, fm["field"]), idiom=fm["idiom"],
-        decision=fm["decision"],
+        decision=fm["decision"], kind=fm.get("kind", "unknown"),
         reason="; ".join(fm["reasons"]) or "every use is init/inc/dec/read, "
         "a release follows the final put",
         type=d["type"] if d else None,
@@ -58,13 +58,50 @@ def report_doc(m):
                   for n, o in sorted(list(m["mwraps"].items()) +
                                      list(m["fwraps"].items()))],
         macro_file=m["macro_file"],
-        candidates=[field_doc(root, fm) for _, fm in sorted(m["fields"].items())])
+        discovery=m.get("discovery", "spatch on the spelled source, every #if "
+                        "variant considered (no compile database)"),
+        skipped=[dict(file=rel(root, f), why=why) for f, why in scan.SKIPPED],
+        candidates=candidates(m))
+
+
+def candidates(m):
+    """The spatch model's candidates, then the fields only the compiler's
+    view found (report-only: their lifecycle is not classified)."""
+    root = m["root"]
+    out = [field_doc(root, fm) for _, fm in sorted(m["fields"].items())]
+    seen = m.get("compiler")
+    if not seen:
+        return out
+    have = {c["where"] for c in out} | {c["field"] for c in out}
+    for name, f in sorted(seen["fields"].items()):
+        where = f["where"]
+        if not where.startswith(root + os.sep):
+            continue  # a struct declared outside the tree is never touched
+        where = rel(root, where.rsplit(":", 1)[0]) + ":" + where.rsplit(":", 1)[1]
+        if where in have or name in have:
+            continue
+        via = sorted(f["via"])
+        out.append(dict(
+            where=where, field=name, idiom="atomic arithmetic as the compiler "
+            "sees it" + (" via " + ", ".join(via[:4]) if via else ""),
+            decision="report-only", kind="unknown",
+            reason="found on the compiled code (compile database, types resolved); "
+            "its lifecycle (final put, release, creation) is not proven: not converted",
+            type=None, to=None,
+            operations=[dict(at=rel(root, o["at"].rsplit(":", 1)[0]) + ":" +
+                             o["at"].rsplit(":", 1)[1], op=o["op"], context="",
+                             meaning=o["kind"]) for o in f["ops"]],
+            plain=[], reads=[], sentinels=[], initialisers=[], sets=[], creations=[],
+            frees_on_le0=[], releases=[]))
+    return out
 
 
 def print_report(doc, out=sys.stdout):
     for c in doc["candidates"]:
         out.write("%s\t%s\t%s\t%s\t%s\n" % (c["where"], c["field"], c["idiom"],
                                             c["decision"], c["reason"]))
+    for s in doc["skipped"]:
+        out.write("skipped\t%s\t%s\n" % (s["file"], s["why"]))
     for c in doc["candidates"]:
         out.write("\n%s (%s -> %s):\n" % (c["field"], c["type"], c["to"]))
         for o in c["operations"]:

@@ -38,6 +38,15 @@ def _plain_kind(text, col, field):
 def build(root, work=None, extra=None):
     root = os.path.abspath(root)
     work = work or tempfile.mkdtemp(prefix="refcount-convert.")
+    from . import clangscan
+    try:
+        seen, note = (None, "spatch only (REFCONV_BACKEND=spatch)") if \
+            os.environ.get("REFCONV_BACKEND") == "spatch" else clangscan.discover(root)
+    except Exception as e:  # noqa: BLE001 - the spelled-source path still runs
+        seen, note = None, "the compiler's view failed (%s: %s): spatch only" % (
+            type(e).__name__, e)
+    for f, why in (seen or {}).get("skipped", []):
+        scan.skip(f, why)
     files = scan.sources(root)
     incdirs = scan.include_dirs(root)
     defs = scan.macros(files)
@@ -57,7 +66,7 @@ def build(root, work=None, extra=None):
     stypes = _types(out)
     struct_fields = scan.structs(files)
     typedefs = scan.typedef_map(files)
-    rows = [l.split("\t") for l in out.splitlines() if l.startswith("SITE\t")]
+    rows = _rows(out, "SITE", 11)
     # a kept result is tested several times (an assert, then the test):
     # keep the test that means something; an increment whose old value is
     # tested == 0 is meant to be from 0 (a creation, or refused)
@@ -111,7 +120,7 @@ def build(root, work=None, extra=None):
     keys = sorted({(s["stype"] or "", s["field"]) for s in sites
                    if s["meaning"] in ("last", "notlast")})
     cands = sorted({f for _, f in keys})
-    model = dict(root=root, ops=ops, mwraps=mwraps, fwraps=fwraps, sites=sites,
+    model = dict(discovery=note, compiler=seen, root=root, ops=ops, mwraps=mwraps, fwraps=fwraps, sites=sites,
                  unknown=unknown, fields={}, macro_file=mlines, incdirs=incdirs,
                  work=work, files=files, defs=defs)
     if not cands:
@@ -125,12 +134,14 @@ def build(root, work=None, extra=None):
         "fields.cocci", FIELDS=A._regex(cands), OPS=A._regex(ptr_ops),
         INCOPS=A._regex(incops), DECOPS=A._regex(decops),
         DECMACROS=A._regex(dec_macros), RELEASE=registry.RELEASE_RE,
-        ASSERT=registry.ASSERT_RE, READOPS=A._regex(readops)),
+        ASSERT=registry.ASSERT_RE, READOPS=A._regex(readops),
+        STORES=A._regex([n for n, v in registry.ATOMIC_STORES.items() if v == 1]),
+        INITS=A._regex([n for n, v in registry.ATOMIC_STORES.items() if v != 1])),
         scan.mentioning(files, cands + list(registry.ZALLOC) + list(
             creation.zero_macros(defs))),
         incdirs, mlines, workdir=os.path.join(work, "fields"))
     utypes = _types(out)
-    rows = [l.split("\t") for l in out.splitlines() if l.startswith("FIELD\t")]
+    rows = _rows(out, "FIELD", 9)
     facts = [r for r in rows if r[1] in creation.FACTS]
     rows = [r for r in rows if r[1] not in creation.FACTS]
     notes = [r for r in rows if r[1] in ("release", "release-macro")]
@@ -150,21 +161,28 @@ def build(root, work=None, extra=None):
             ASSERT=registry.ASSERT_RE, READOPS=A._regex(readops)),
             scan.mentioning(files, want), incdirs, mlines,
             workdir=os.path.join(work, "returns"))
-        facts += [l.split("\t") for l in out.splitlines() if l.startswith("FIELD\t")]
+        facts += _rows(out, "FIELD", 9)
     model["zero"] = zero
     cache = {}
+    seen_by = _Includes(files)
+
     def mine(st, field, f, line, col):
-        """A use of FIELD at this position belongs to key ST."""
+        """A use of FIELD at this position belongs to key ST: spatch typed
+        it so, or, untyped, ST's declaration is visible in that file (the
+        struct must be complete where `->field` compiles)."""
         if not st:
             return True
         u = _canon(utypes.get((f, int(line), int(col))), field, struct_fields, typedefs)
-        return u is None or u == st
+        if u is not None:
+            return u == st
+        homes = {d["file"] for d in struct_fields.get(field, []) if _key(d) == st}
+        return not homes or any(seen_by.sees(f, h) for h in homes)
 
     for st, field in keys:
         decls = [d for d in struct_fields.get(field, [])
                  if not st or _key(d) == st] or struct_fields.get(field, [])
         fs = [s for s in sites if s["field"] == field and (s["stype"] or "") == st]
-        fm = dict(field=field, stype=st, decls=decls, sites=fs, struct_fields=struct_fields, reads=[], sentinels=[],
+        fm = dict(field=field, stype=st, decls=decls, root=root, sites=fs, struct_fields=struct_fields, reads=[], sentinels=[],
                   sets=[], plain=[], initialisers=[], creations=[], releases=[],
                   refused=[], conditions=[])
         for r in notes:
@@ -199,7 +217,9 @@ def build(root, work=None, extra=None):
                 elif not cond:
                     fm["refused"].append((where, "non-atomic ++/-- outside a "
                                           "conditional (non-threaded) build branch"))
-            elif ctx == "set":
+            elif ctx in ("set", "aset"):
+                if ctx == "aset":
+                    where["atomic"] = op.strip()
                 if registry.SENTINEL_RE.match(A.nospace(v)):
                     fm["sentinels"].append(dict(where, kind="store"))
                 else:
@@ -240,6 +260,7 @@ def build(root, work=None, extra=None):
         _initialisers(fm, files, typedefs)
         _decide(fm, typedefs, root)
         model["fields"][(st + "." if st else "") + field] = fm
+    _skipped_uses(model)
     # creations through a parameter: proven at every call (calls.cocci)
     fns = creation.param_functions(model["fields"])
     if fns:
@@ -248,7 +269,144 @@ def build(root, work=None, extra=None):
         creation.prove_params(model["fields"], fns, out, zero, files)
         for fm in model["fields"].values():
             _decide(fm, typedefs, root)
+    _skipped_uses(model)
     return model
+
+
+class _Includes:
+    """Which tree files a file can see through its #include lines
+    (transitively; a name resolves to every tree header whose path ends
+    with it, an over-approximation)."""
+
+    INC = re.compile(r'^\s*#\s*include\s*[<"]([^>"]+)[>"]', re.M)
+
+    def __init__(self, files):
+        self.by_tail = {}
+        for f in files:
+            if f.endswith(".h"):
+                self.by_tail.setdefault(os.path.basename(f), []).append(f)
+        self.memo = {}
+
+    def direct(self, f):
+        out = []
+        for name in self.INC.findall(scan.read(f)):
+            out += [h for h in self.by_tail.get(os.path.basename(name), [])
+                    if h.endswith("/" + name) or os.path.basename(name) == name]
+        return out
+
+    def sees(self, f, h):
+        if f == h:
+            return True
+        if f not in self.memo:
+            seen, todo = set(), [f]
+            while todo:
+                x = todo.pop()
+                for y in self.direct(x):
+                    if y not in seen:
+                        seen.add(y)
+                        todo.append(y)
+            self.memo[f] = seen
+        return h in self.memo[f]
+
+
+def _release_gap(fm):
+    """A reference count's final put releases the object: a release-like
+    call in the same function, after the put (no function's closing brace
+    at column 0 between them).  A release elsewhere frees something else."""
+    cache = {}
+    lasts = [s for s in fm["sites"] if s["meaning"] == "last"]
+    for s in lasts:
+        for r in fm["releases"]:
+            if r["file"] != s["file"] or not 0 <= r["line"] - s["line"] <= 80:
+                continue
+            between = [_line_text(cache, s["file"], n)
+                       for n in range(s["line"] + 1, r["line"])]
+            if not any(t.startswith("}") for t in between) and any(
+                    _releases_object(_line_text(cache, r["file"], r["line"]),
+                                     r["call"], b)
+                    for b in _aliases(cache, s["file"], s["line"], s["base"])):
+                return None
+    if not lasts:
+        return None
+    return "%s:%d: no release of the object in the function of its final put " \
+        "(the release-like calls seen are in other functions, or free " \
+        "another object)" % (os.path.relpath(lasts[0]["file"], fm.get("root", "/")),
+                              lasts[0]["line"])
+
+
+def _aliases(cache, f, line, base):
+    """BASE and what it was assigned from in the lines of its function
+    before LINE (`T *r = (T *)(_r);`: _r is the same object)."""
+    out = [base]
+    for n in range(line - 1, max(0, line - 40), -1):
+        t = _line_text(cache, f, n)
+        if t.startswith("}"):
+            break
+        m = re.search(r"\b%s\s*=\s*(\([\w\s*]+\))?\s*\(?\s*(\w+)\s*\)?\s*;"
+                      % re.escape(A.nospace(base)), t)
+        if m:
+            out.append(m.group(2))
+    return out
+
+
+def _releases_object(text, call, base):
+    """The release call frees the object whose count was put: BASE itself is
+    its argument (`free(b)`, `av_free((void *)b)`, `x_destroy(&b)`), or it
+    is the object's own release callback (`b->free(...)`).  A call on a
+    member (`av_buffer_unref(&b->other)`) frees something else."""
+    b = re.escape(A.nospace(base))
+    t = A.nospace(text)
+    name = re.escape(A.nospace(call).split("(")[0])
+    return bool(re.search(r"%s\((\([\w\s*]+\))?&?%s[,)]" % (name, b), t) or
+                re.search(r"(^|[^\w>.])%s(->|\.)\w+\(" % b, t))
+
+
+def _kind(fm, extra, root):
+    """reference-count (every proof held), counter (incremented from 0
+    outside a proven creation: an idle counter in normal use) or unknown."""
+    if fm["decision"] == "convert":
+        return "reference-count"
+    for s, why in extra:
+        if s.get("from0") and not s.get("created"):
+            fm["reasons"].insert(0, "counter: incremented from 0 at %s:%d in "
+                                 "normal use" % (os.path.relpath(s["file"], root),
+                                                 s["line"]))
+            return "counter"
+    return "unknown"
+
+
+def _skipped_uses(model):
+    """A field named in a file spatch skipped has uses nobody read: it is
+    not converted (a conversion must account for every use)."""
+    for f, why in scan.SKIPPED:
+        if not os.path.isfile(f):
+            continue
+        text = scan.read(f)
+        for fm in model["fields"].values():
+            if re.search(r"\b%s\b" % re.escape(fm["field"]), text):
+                r = "%s was skipped (%s): its uses of .%s are unknown" % (
+                    os.path.relpath(f, model["root"]), why, fm["field"])
+                if r not in fm["reasons"]:
+                    fm["reasons"].append(r)
+                    fm["decision"] = "report-only"
+                    if fm.get("kind") == "reference-count":
+                        fm["kind"] = "unknown"
+
+
+def _rows(out, tag, width):
+    """spatch's TAG rows of WIDTH columns; a row of another width (which
+    spatch.rows() could not mend) is dropped, its file marked skipped."""
+    out_rows = []
+    for l in out.splitlines():
+        if not l.startswith(tag + "\t"):
+            continue
+        w = l.split("\t")
+        if len(w) == width:
+            out_rows.append(w)
+        else:
+            f = next((x for x in w if os.path.isfile(x)), None)
+            scan.skip(f or "?", "a %s row of %d columns, not %d" % (tag, len(w), width))
+    return out_rows
 
 
 def _types(out):
@@ -256,7 +414,10 @@ def _types(out):
     types = {}
     for l in out.splitlines():
         if l.startswith("TYPE\t"):
-            _, T, f, line, col = l.split("\t")
+            w = l.split("\t")
+            if len(w) != 5:
+                continue
+            _, T, f, line, col = w
             types[(f, int(line), int(col))] = T
     return types
 
@@ -352,11 +513,22 @@ def _decide(fm, typedefs, root):
     for where, why in fm["refused"] + extra:
         reasons.append("%s:%d: %s" % (os.path.relpath(where["file"], root),
                                       where["line"], why))
+    for x in fm["sets"] + fm["sentinels"]:
+        if x.get("atomic"):
+            reasons.append("%s:%d: set by %s (%s): an atomic store, a creation "
+                           "and not an escape; apply does not rewrite that "
+                           "form yet" % (os.path.relpath(x["file"], root), x["line"],
+                                         x["atomic"], x.get("value", "")))
     atomic = [s for s in fm["sites"] if s["atomic"]]
     if not atomic:
         reasons.append("no atomic operation (plain counter)")
+    if not reasons:
+        gap = _release_gap(fm)
+        if gap:
+            reasons.append(gap)
     fm["decision"] = "report-only" if reasons else "convert"
     fm["reasons"] = reasons
+    fm["kind"] = _kind(fm, extra, root)
     fam = sorted({s["family"] for s in fm["sites"]})
     fm["idiom"] = "; ".join(registry.IDIOMS.get(f, f) for f in fam) + (
         " via " + ", ".join(sorted({s["op"] for s in fm["sites"]

@@ -46,6 +46,14 @@ PRIMITIVES = {
     "g_atomic_int_get": ("glib", "read", 0, 0),
     "atomic_read": ("kernel-like", "read", 0, 0),
 }
+# Atomic stores: a store of a constant through one of these is a store
+# like `x->f = V` (a creation when it follows the allocation), not an
+# escape of the field's address.  name: index of the value argument, or
+# the constant it stores.
+ATOMIC_STORES = {
+    "atomic_init": 1, "atomic_store": 1, "atomic_store_explicit": 1,
+    "__atomic_store_n": 1, "g_atomic_int_set": 1, "g_atomic_ref_count_init": "1",
+}
 # Barriers a read wrapper may put before its load (dbus's _dbus_atomic_get).
 FENCES = ("__sync_synchronize", "atomic_thread_fence", "__atomic_thread_fence")
 

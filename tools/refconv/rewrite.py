@@ -191,6 +191,14 @@ def apply(m, incdir):
     scan.spatch(semantic_patch(m, conv), touched, m["incdirs"],
                 m["macro_file"], in_place=True,
                 workdir=os.path.join(m["work"], "apply"))
+    if scan.SKIPPED:
+        for f, why in scan.SKIPPED:
+            print("refcount-convert: skipped %s: %s" % (f, why))
+        # a conversion accounts for every use, or does not happen
+        for f, t in before.items():
+            scan.write(f, t)
+        print("refcount-convert: files were skipped: nothing converted")
+        return 1
     # 2. text edits: declarations, wrapper macros, initialisers, includes
     edits = {}
 

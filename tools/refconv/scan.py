@@ -28,8 +28,9 @@ def sources(root):
 
 
 def include_dirs(root):
-    """-I directories: compile_commands.json's when there is one, else every
-    directory holding a header."""
+    """-I directories: compile_commands.json's when there is one, then every
+    directory holding a header (spatch reads every #if variant, so the
+    headers of the other variants must be found as well)."""
     for cand in ("compile_commands.json", "build/compile_commands.json"):
         p = os.path.join(root, cand)
         if os.path.exists(p):
@@ -43,7 +44,8 @@ def include_dirs(root):
                         d = os.path.join(e.get("directory", root), d)
                         if d not in dirs:
                             dirs.append(d)
-            return dirs
+            return dirs + [d for d in sorted({os.path.dirname(f) for f in sources(root)
+                                               if f.endswith(".h")}) if d not in dirs]
     return sorted({os.path.dirname(f) for f in sources(root)
                    if f.endswith(".h")})
 
@@ -232,29 +234,95 @@ def mentioning(files, names):
     return [f for f in files if word.search(read(f))]
 
 
+# What spatch could not read in this run, [(file, why)]: a failing or slow
+# file is skipped and reported, never the end of the run.
+SKIPPED = []
+# Per-file limits: a file larger than MAX_BYTES is not given to spatch (an
+# amalgamation); FILE_TIMEOUT seconds per file of a batch.
+MAX_BYTES = int(os.environ.get("REFCONV_MAX_BYTES", 2 << 20))
+FILE_TIMEOUT = int(os.environ.get("REFCONV_FILE_TIMEOUT", 30))
+BATCH = 32
+ROW_RE = re.compile(r"^[A-Z]+\t")
+
+
+def skip(f, why):
+    if all(x[0] != f for x in SKIPPED):
+        SKIPPED.append((f, why))
+
+
+def rows(out):
+    """spatch's rows, one per line: a line that does not start a row (an
+    expression spatch printed over two lines) continues the one before."""
+    lines = []
+    for l in out.splitlines():
+        if ROW_RE.match(l) or not lines:
+            lines.append(l)
+        else:
+            lines[-1] += " " + l.strip()
+    return "\n".join(lines) + ("\n" if lines else "")
+
+
+def _run(cmd, files):
+    """One spatch run on FILES: (ok, stdout, why)."""
+    limit = FILE_TIMEOUT * len(files)
+    try:
+        r = subprocess.run(cmd + ["--timeout", str(limit)] + files,
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           universal_newlines=True, errors="surrogateescape",
+                           timeout=limit + 10)
+    except subprocess.TimeoutExpired:
+        return False, "", "timed out (%d s)" % limit
+    if r.returncode != 0:
+        why = "timed out (%d s)" % limit if "timeout" in r.stderr else \
+            "spatch failed (%d): %s" % (r.returncode, (r.stderr.strip().splitlines()
+                                                      or ["?"])[-1][:120])
+        return False, r.stdout, why
+    return True, r.stdout, ""
+
+
+def _batch(cmd, files):
+    """FILES in one run; when it fails, each half again, down to the file
+    that fails, which is skipped."""
+    ok, out, why = _run(cmd, files)
+    if ok:
+        return out
+    if len(files) == 1:
+        skip(files[0], why)
+        return ""
+    h = len(files) // 2
+    return _batch(cmd, files[:h]) + _batch(cmd, files[h:])
+
+
 def spatch(cocci_text, targets, incdirs, macro_lines, in_place=False,
            workdir=None):
-    """Run spatch on TARGETS (files or one directory); returns stdout."""
+    """Run spatch on TARGETS (files), in batches of BATCH files, two at a
+    time; returns stdout, its rows one per line.  Files that fail or time
+    out are skipped and listed in SKIPPED."""
     os.makedirs(workdir, exist_ok=True)
     sp = os.path.join(workdir, "rules.cocci")
     write(sp, cocci_text)
     mf = os.path.join(workdir, "macros.h")
     write(mf, "\n".join(macro_lines) + "\n")
     cmd = ["spatch", "--very-quiet", "--sp-file", sp, "--macro-file", mf,
-           "--include-headers", "-j", "2", "--timeout", "120"]
+           "--include-headers"]
     for d in incdirs:
         cmd += ["-I", d]
     if in_place:
         cmd += ["--in-place", "--no-show-diff"]
-    cmd += targets
-    if not targets:
+    files = []
+    for f in targets:
+        size = os.path.getsize(f) if os.path.isfile(f) else 0
+        if size > MAX_BYTES:
+            skip(f, "larger than %d bytes (%d)" % (MAX_BYTES, size))
+        elif not any(x[0] == f for x in SKIPPED):
+            files.append(f)
+    if not files:
         return ""
-    r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                       universal_newlines=True, errors="surrogateescape")
-    if r.returncode != 0:
-        sys.stderr.write(r.stderr)
-        raise SystemExit("refcount-convert: spatch failed (%d)" % r.returncode)
-    return r.stdout
+    batches = [files[i:i + BATCH] for i in range(0, len(files), BATCH)]
+    from concurrent.futures import ThreadPoolExecutor
+    with ThreadPoolExecutor(max_workers=2) as ex:
+        outs = list(ex.map(lambda b: _batch(cmd, b), batches))
+    return rows("".join(o if o.endswith("\n") or not o else o + "\n" for o in outs))
 
 
 def template(name, **subst):

@@ -1,0 +1,463 @@
+"""Discovery as the compiler sees it: with the project's
+compile_commands.json, each translation unit is parsed by libclang (Debian's
+python3-clang-14) with the project's own flags, so macros are expanded, the
+active #if branch is the one the build compiles, and every field access has
+its resolved struct type.  Found here:
+
+- atomic operations after expansion: the __atomic/__c11_atomic builtins
+  (AtomicExpr, named by the builtin spelled in the macro's body), the
+  __sync builtins (calls), and inline assembly on a parameter's lvalue;
+- wrappers at any depth: a function whose effect is one of those on an
+  lvalue reached from a pointer parameter (`&a->value`, `a`), or a call of
+  another wrapper on such an lvalue, to a fixpoint over the whole tree;
+  macro wrappers need nothing: they are expanded;
+- sites: an atomic operation or a wrapper call on `&X->f` (or `&X.f`),
+  keyed by the struct type of X as the compiler resolved it, never by the
+  field's name, with the spelled (expansion) location of the use.
+
+A field reached only through a one-member struct (`pa_atomic_t _ref`, the
+wrapper works on `&a->value`) is keyed by the outer field (`pa_memblock._ref`).
+"""
+
+import json
+import os
+import re
+import shlex
+import sys
+import time
+
+RMW = re.compile(r"(fetch_(add|sub|and|or|xor|nand)|(add|sub|and|or|xor|nand)_"
+                 r"(and_)?fetch|exchange|compare_exchange|compare_and_swap|"
+                 r"lock_test_and_set|fetch_and_(add|sub)|(add|sub)_and_fetch|"
+                 r"__atomic_(add|sub)|xchg|cmpxchg)")
+# inline assembly that is a read-modify-write: its instruction shape
+ASM_RMW = re.compile(r"\block\b|xchg|xadd|ldrex|ldaxr|ldxr|\bcas|amoadd|lwarx|ldarx")
+ATOMIC_WORD = re.compile(r"\b(\w*atomic\w*|\w*ATOMIC\w*|\w*Atomic\w*|__sync_\w+)\b")
+STORE = re.compile(r"(store|init)\b")
+LOAD = re.compile(r"load\b")
+_ci = None
+
+
+def _lib():
+    """clang.cindex, from Debian's python3-clang-14 (also when the running
+    python3 is not Debian's own), or None."""
+    global _ci
+    if _ci is not None:
+        return _ci or None
+    for extra in ([], ["/usr/lib/python3/dist-packages"]):
+        sys.path.extend(extra)
+        try:
+            import clang.cindex as ci
+            for so in ("/usr/lib/llvm-14/lib/libclang-14.so.1",
+                       "/usr/lib/llvm-14/lib/libclang.so.1"):
+                if os.path.exists(so):
+                    ci.Config.set_library_file(so)
+                    break
+            from ctypes import POINTER, c_uint
+            ci.conf.lib.clang_getSpellingLocation.argtypes = [
+                ci.SourceLocation, POINTER(ci.c_object_p), POINTER(c_uint),
+                POINTER(c_uint), POINTER(c_uint)]
+            _ci = ci
+            return ci
+        except Exception:  # noqa: BLE001 - any failure means: no libclang
+            continue
+    _ci = False
+    return None
+
+
+def compdb(root):
+    """The tree's compile_commands.json (at its top or in a build directory
+    one level down), or None."""
+    cands = [os.path.join(root, "compile_commands.json")]
+    cands += sorted(os.path.join(root, d, "compile_commands.json")
+                    for d in os.listdir(root) if d.startswith("build"))
+    for p in cands:
+        if os.path.exists(p):
+            return p
+    return None
+
+
+def _args(e):
+    args = e.get("arguments") or shlex.split(e.get("command", ""))
+    out, skip = [], False
+    for i, a in enumerate(args[1:]):
+        if skip:
+            skip = False
+            continue
+        if a in ("-o", "-MF", "-MT", "-MQ"):
+            skip = True
+            continue
+        if a in ("-c", "-MD", "-MMD", "-M", "-MM") or a == e["file"] or \
+                a.endswith(os.path.basename(e["file"])) and not a.startswith("-"):
+            continue
+        out.append(a)
+    return out + ["-working-directory=" + e["directory"], "-Wno-everything",
+                  "-ferror-limit=0"]
+
+
+def _spelled_name(ci, loc, cache):
+    """The identifier at LOC's spelling location (the builtin's name where
+    a macro body spells it)."""
+    from ctypes import byref, c_uint
+    f, line, col, off = ci.c_object_p(), c_uint(), c_uint(), c_uint()
+    ci.conf.lib.clang_getSpellingLocation(loc, byref(f), byref(line),
+                                          byref(col), byref(off))
+    if not f:
+        return ""
+    name = ci.conf.lib.clang_getFileName(ci.File(f))
+    if name not in cache:
+        try:
+            with open(name, "rb") as fh:
+                cache[name] = fh.read()
+        except OSError:
+            cache[name] = b""
+    m = re.match(rb"\w+", cache[name][off.value:off.value + 80])
+    if m and not re.search(rb"atomic|sync", m.group(0)):
+        return ""
+    return m.group(0).decode() if m else ""
+
+
+def _strip(ci, c):
+    K = ci.CursorKind
+    while True:
+        kids = list(c.get_children())
+        if c.kind in (K.PAREN_EXPR, K.CSTYLE_CAST_EXPR) or (
+                c.kind == K.UNEXPOSED_EXPR and len(kids) == 1):
+            c = kids[-1] if kids else c
+            if not kids:
+                return c
+        else:
+            return c
+
+
+def _path(ci, c, params):
+    """An argument as ('param', index, members) when it is an lvalue reached
+    from a parameter, ('field', record, field, decl) for `&X->f`, else None."""
+    K = ci.CursorKind
+    c = _strip(ci, c)
+    addr = False
+    if c.kind == K.UNARY_OPERATOR:
+        kids = list(c.get_children())
+        if kids:
+            inner = kids[0].type.get_canonical()
+            if c.type.kind == ci.TypeKind.POINTER and \
+                    c.type.get_pointee().get_canonical() == inner:
+                addr = True  # &lvalue
+                c = _strip(ci, kids[0])
+            elif inner.kind == ci.TypeKind.POINTER:
+                c = _strip(ci, kids[0])  # *pointer: the pointer's lvalue
+                if c.kind == K.DECL_REF_EXPR and c.spelling in params:
+                    return ("param", params.index(c.spelling), [])
+                return None
+    members = []
+    top = None
+    while c.kind == K.MEMBER_REF_EXPR:
+        members.insert(0, c.spelling)
+        ref = c.referenced
+        if top is None and ref is not None and ref.kind == K.FIELD_DECL:
+            top = ref  # the member whose address is taken
+        kids = list(c.get_children())
+        if not kids:
+            break
+        c = _strip(ci, kids[0])
+    if members and not addr:
+        return None  # `p->f` passed: the effect is on what f points to
+    field = None
+    if top is not None and members:
+        rec = top.semantic_parent
+        name = rec.spelling or rec.type.spelling
+        if not name or "anonymous" in name or "unnamed" in name:
+            name = rec.type.spelling
+        name = re.sub(r"\s*\((unnamed|anonymous)[^)]*\)", "(anonymous)", name)
+        loc = top.location
+        t = top.type.get_canonical()
+        single = t.kind != ci.TypeKind.RECORD or len(
+            [x for x in t.get_declaration().get_children()
+             if x.kind == K.FIELD_DECL]) == 1
+        field = (single, re.sub(r"^(struct|union) ", "", name), top.spelling,
+                 "%s:%d" % (os.path.realpath(loc.file.name) if loc.file else "?",
+                            loc.line))
+    if c.kind == K.DECL_REF_EXPR and c.spelling in params:
+        # a parameter's lvalue (wrapper evidence); `&p->f` is also a use of
+        # the field f of p's struct
+        return ("param", params.index(c.spelling), members) + (field or ())
+    return ("field",) + field if field else None
+
+
+def _where(c):
+    loc = c.location
+    return "%s:%d" % (os.path.realpath(loc.file.name) if loc.file else "?", loc.line)
+
+
+def _in_tree(root, c):
+    f = c.location.file
+    return f is not None and f.name.startswith(root)
+
+
+def scan_tu(root, e):
+    """One translation unit's facts: functions (wrapper evidence) and
+    uses (callee or builtin, argument index, path, spelled location)."""
+    ci = _lib()
+    K = ci.CursorKind
+    idx = ci.Index.create()
+    tu = idx.parse(e["file"] if os.path.isabs(e["file"]) else
+                   os.path.join(e["directory"], e["file"]), args=_args(e))
+    cache, fns = {}, {}
+
+    def words(stack):
+        """The words of the innermost enclosing node with spelled tokens."""
+        for c in reversed(stack):
+            toks = [t.spelling for t in c.get_tokens()]
+            if toks:
+                return [t for t in toks if re.match(r"^[a-z]+$", t)]
+        return []
+
+    def visit(c, fn, params, uses, stack=()):
+        stack = stack + (c,)
+        for ch in c.get_children():
+            k = ch.kind
+            kids = None
+            if k == K.CALL_EXPR:
+                kids = list(ch.get_children())
+                name = ch.spelling
+                if name.startswith("__sync_") or name.startswith("__atomic_"):
+                    op = "@" + re.sub(r"_\d+$", "", name)
+                    args = kids[1:]
+                else:
+                    op = name
+                    args = kids[1:]
+                for i, a in enumerate(args):
+                    p = _path(ci, a, params)
+                    if p:
+                        uses.append((op, i, p, _where(ch)))
+            elif k == K.UNEXPOSED_EXPR:
+                kids = list(ch.get_children())
+                if len(kids) >= 2 and kids[0].type.kind == ci.TypeKind.POINTER:
+                    name = _spelled_name(ci, ch.extent.start, cache)
+                    if not name:
+                        # pasted from a macro's arguments (`__atomic_ ## OP1
+                        # ## _ ## OP2`): the invocation's words name it
+                        name = "atomic_pasted_" + "_".join(words(stack + (ch,)))[:60]
+                    if "atomic" in name:
+                        p = _path(ci, kids[0], params)
+                        if p:
+                            uses.append(("@" + name, 0, p, _where(ch)))
+            elif k == K.ASM_STMT:
+                text = " ".join(t.spelling for t in ch.get_tokens()
+                                if t.spelling.startswith('"'))
+                if ASM_RMW.search(text):
+                    op = "@asm-add" if re.search(r"xadd|inc|dec|add|sub", text) \
+                        else "@asm"
+                    for a in ch.get_children():
+                        p = _path(ci, a, params)
+                        if p and p[0] == "param":
+                            uses.append((op, 0, p, _where(ch)))
+            visit(ch, fn, params, uses, stack)
+
+    for c in tu.cursor.get_children():
+        if c.kind != K.FUNCTION_DECL or not c.is_definition() or not _in_tree(root, c):
+            continue
+        key = (c.spelling, c.location.file.name, c.location.line)
+        if key in fns:
+            continue
+        params = [a.spelling for a in c.get_arguments()]
+        uses = []
+        visit(c, c.spelling, params, uses)
+        fns[key] = uses
+    return [(k[0], k[1], k[2], u) for k, u in fns.items()]
+
+
+def _worker(job):
+    root, e = job
+    t0 = time.time()
+    f = os.path.normpath(os.path.join(e["directory"], e["file"]))
+    try:
+        return f, scan_tu(root, e), None, time.time() - t0
+    except Exception as x:  # noqa: BLE001 - a failing file is skipped
+        return f, [], "%s: %s" % (type(x).__name__, x), time.time() - t0
+
+
+def _over(defs, names):
+    """NAMES and the macros whose body names one of them, to a fixpoint, plus
+    the macros whose body names an atomic primitive (an index from each word
+    to the macros whose body holds it)."""
+    atomic = re.compile(r"atomic|ATOMIC|Atomic|__sync_")
+    users = {}
+    out, todo = set(), list(names)
+    for n, b in defs:
+        if atomic.search(b):
+            todo.append(n)
+        for w in set(re.findall(r"\w+", b)):
+            users.setdefault(w, set()).add(n)
+    while todo:
+        n = todo.pop()
+        if n in out:
+            continue
+        out.add(n)
+        todo.extend(users.get(n, ()))
+    return out
+
+
+def _parse(root, entries, jobs, skipped):
+    from multiprocessing import Pool
+    facts = []
+    with Pool(jobs) as pool:
+        for f, fs, err, _dt in pool.imap_unordered(_worker, [(root, e) for e in entries]):
+            if err:
+                skipped.append((f, "libclang: " + err))
+            facts.extend(fs)
+    return facts
+
+
+def _wrappers(facts):
+    """Functions whose parameter's lvalue gets an atomic effect, directly or
+    through another wrapper, at any depth: name -> {(param index, members
+    below it): kind}."""
+    uses_of = {}
+    for name, f, line, uses in facts:
+        uses_of.setdefault(name, {})[(f, line)] = uses
+    wraps = {}
+    changed = True
+    while changed:
+        changed = False
+        for name, defs in uses_of.items():
+            for uses in defs.values():
+                for op, i, p, _w in uses:
+                    if p[0] != "param":
+                        continue
+                    eff = {}
+                    if op.startswith("@"):
+                        k = kind_of(op)
+                        if k and i == 0:
+                            eff[()] = k
+                    else:
+                        for (j, q), k in wraps.get(op, {}).items():
+                            if j == i:
+                                eff[q] = k
+                    for q, k in eff.items():
+                        key = (p[1], tuple(p[2]) + q)
+                        if len(key[1]) > 3:  # a recursive walk, not a wrapper
+                            continue
+                        cur = wraps.setdefault(name, {})
+                        if key not in cur or (cur[key] != "add" and k == "add"):
+                            cur[key] = k
+                            changed = True
+    return wraps
+
+
+def kind_of(op):
+    """add (an arithmetic read-modify-write: what a count does), bits,
+    swap, store or load."""
+    n = op[1:]
+    if n == "asm-add" or re.search(r"add|sub|inc|dec", n):
+        return "add"
+    if n.startswith("asm") or re.search(r"exchange|xchg|swap|test_and_set", n):
+        return "swap"
+    if re.search(r"fetch_(and|or|xor|nand)|(and|or|xor|nand)_(and_)?fetch|"
+                 r"_(and|or|xor)$", n):
+        return "bits"
+    if STORE.search(n):
+        return "store"
+    if LOAD.search(n):
+        return "load"
+    return None
+
+
+def discover(root, jobs=2, max_bytes=2 << 20):
+    """Fields operated on by atomic read-modify-writes, as the compiler
+    sees the tree: {"Struct.field": dict(where, ops=[...], via=[...])},
+    wrappers, skipped files, and a note; None without a compile database
+    or libclang."""
+    root = os.path.abspath(root)
+    db = compdb(root)
+    if not db:
+        return None, "no compile database (compile_commands.json): spatch " \
+            "on the spelled source only, every #if variant considered"
+    if not _lib():
+        return None, "no libclang (python3-clang-14): spatch only"
+    entries, seen = [], set()
+    for e in json.load(open(db)):
+        f = e["file"] if os.path.isabs(e["file"]) else os.path.join(e["directory"], e["file"])
+        f = os.path.realpath(f)
+        if not f.endswith(".c") or f in seen or not f.startswith(root):
+            continue
+        seen.add(f)
+        entries.append(e)
+    skipped, facts = [], []
+    gone = [e for e in entries if not os.path.exists(os.path.join(e["directory"], e["file"]))]
+    for e in gone:
+        skipped.append((os.path.normpath(os.path.join(e["directory"], e["file"])), "not there (generated by the build, which "
+                        "only configure ran)"))
+    entries = [e for e in entries if e not in gone]
+    big = [e for e in entries if os.path.getsize(os.path.join(e["directory"], e["file"]))
+           > max_bytes]
+    for e in big:
+        skipped.append((os.path.normpath(os.path.join(e["directory"], e["file"])), "larger than %d bytes" % max_bytes))
+    entries = [e for e in entries if e not in big]
+    # which units to parse: those whose text names an atomic primitive, or a
+    # macro that expands to one, then those naming a wrapper found so far
+    # (or a macro over one), to a fixpoint.  Only the choice of units goes
+    # by text; what an operation does and whose field it is, goes by the AST
+    from . import scan
+    text = {}
+    for e in entries:
+        f = os.path.join(e["directory"], e["file"])
+        text[e["file"], e["directory"]] = scan.read(f)
+    defs = [(n, b) for n, _p, b, _f, _a, _z in scan.macros(
+        [x for x in scan.sources(root) if x.endswith(".h")] +
+        [os.path.join(e["directory"], e["file"]) for e in entries])]
+    words = {}
+
+    def unit_words(e):
+        k = (e["file"], e["directory"])
+        if k not in words:
+            words[k] = set(re.findall(r"\w+", text[k]))
+        return words[k]
+
+    facts, wraps, done = [], {}, set()
+    names = set()
+    for rnd in range(4):
+        want = _over(defs, names)
+        todo = [e for e in entries if (e["file"], e["directory"]) not in done and
+                (ATOMIC_WORD.search(text[e["file"], e["directory"]]) or
+                 want & unit_words(e))]
+        if not todo:
+            break
+        facts += _parse(root, todo, jobs, skipped)
+        done |= {(e["file"], e["directory"]) for e in todo}
+        wraps = _wrappers(facts)
+        names = set(wraps)
+    units = len(done)
+    fields = {}
+    for name, f, line, uses in facts:
+        for op, i, p, at in uses:
+            if p[0] == "param" and len(p) == 3:
+                continue
+            single, rec, fld, decl = p[-4:]
+            kinds = set()
+            if op.startswith("@"):
+                k = kind_of(op)
+                if k and i == 0:
+                    kinds.add(k)
+            else:
+                # through a wrapper that reaches a member below the field:
+                # the field is the count only when it is a one-member
+                # struct (my_atomic_t); otherwise the effect is the inner
+                # struct's own field, seen where the wrapper uses it
+                kinds |= {k for (j, q), k in wraps.get(op, {}).items()
+                          if j == i and (not q or single)}
+            if not kinds:
+                continue
+            fm = fields.setdefault("%s.%s" % (rec, fld), dict(
+                where=decl, ops=[], via=set(), kinds=set()))
+            fm["ops"].append(dict(at=at, op=op.lstrip("@"),
+                                  kind=sorted(kinds)[0], function=name))
+            fm["kinds"] |= kinds
+            if not op.startswith("@"):
+                fm["via"].add(op)
+    # a count is changed by arithmetic: fields only swapped, or/and-ed,
+    # stored or loaded are not candidates
+    fields = {k: v for k, v in fields.items() if "add" in v["kinds"]}
+    return dict(fields=fields, wrappers=wraps, skipped=skipped,
+                units=units), "libclang on %d of %d units of %s" % (
+                    units, len(entries), os.path.relpath(db, root))
