@@ -14,9 +14,34 @@
 
 #include <limits.h>
 
+#include "breed/registry.h" /* found beside this file, with or without -I */
+
+/*
+ * Internal: the word a refcount_t stores for the count @n, and the count a
+ * word holds (the same map both ways).  The saturating design's breeds
+ * (saturating, the default, and nonatomic) store INT_MIN - n (mod 2^32), so
+ * that their x86 increment and decrement decide every boundary from the
+ * flags of one locked instruction (docs/design.md, 'The increment and the
+ * flags'); the 2017 breeds store @n.  Decided here, by the breed the unit
+ * selects, so that REFCOUNT_INIT() stores the same word as refcount_set();
+ * <refcount/refcount.h> refuses a unit that selects another breed after
+ * including this file.
+ */
+#define __REFCOUNT_SAT_WORD(n) ((int)(0x80000000u - (unsigned int)(n)))
+#if !defined(REFCOUNT_BREED) || REFCOUNT_BREED == REFCOUNT_BREED_SATURATING || \
+	REFCOUNT_BREED == REFCOUNT_BREED_NONATOMIC
+#define __REFCOUNT_ENCODED 1
+#define __REFCOUNT_WORD(n) __REFCOUNT_SAT_WORD(n)
+#else
+#define __REFCOUNT_ENCODED 0
+#define __REFCOUNT_WORD(n) ((int)(n))
+#endif
+
 /**
  * typedef refcount_t - a hardened reference count
- * @refs: the count; touch it only through the refcount_*() operations.
+ * @refs: the count's word; touch it only through the refcount_*()
+ *	operations.  In the saturating and nonatomic breeds it holds INT_MIN
+ *	minus the count (so zeroed memory reads as INT_MIN, not 0).
  *
  * Similar to atomic_t, which the kernel's struct refcount_struct wraps: one
  * 32-bit atomic int, in every breed.
@@ -39,7 +64,7 @@ typedef struct refcount_struct {
  */
 #define REFCOUNT_INIT(n)                                                       \
 	{                                                                      \
-		(int)(n)                                                       \
+		__REFCOUNT_WORD(n)                                             \
 	}
 
 /**
@@ -78,7 +103,9 @@ typedef struct refcount_struct {
 
 /**
  * typedef refcount_long_t - a hardened reference count as wide as a long
- * @refs: the count; touch it only through the refcount_long_*() operations.
+ * @refs: the count's word, LONG_MIN minus the count (the saturating design's
+ *	encoding, in every breed); touch it only through the refcount_long_*()
+ *	operations.
  *
  * Similar to atomic_long_t, as refcount_t is to atomic_t: one long, so 64
  * bits on LP64 targets and 32 on ILP32 ones (i386), the size and alignment
@@ -110,8 +137,12 @@ typedef struct refcount_long_struct {
  */
 #define REFCOUNT_LONG_INIT(n)                                                  \
 	{                                                                      \
-		(long)(n)                                                      \
+		__REFCOUNT_LONG_WORD(n)                                        \
 	}
+
+/* Internal: the word of the long count @n, and the count of a word. */
+#define __REFCOUNT_LONG_WORD(n)                                                \
+	((long)((unsigned long)LONG_MIN - (unsigned long)(n)))
 
 /**
  * REFCOUNT_LONG_MAX - the largest legal count of a refcount_long_t

@@ -19,6 +19,8 @@
 #error "include <refcount/refcount.h>, not <refcount/breed/saturating.h>"
 #endif
 
+/* The word is INT_MIN - count (<refcount/types.h>, __REFCOUNT_WORD). */
+#define __REFCOUNT_BREED_ENCODED 1
 /* REFCOUNT_IMMORTAL is a no-op here: its cold path keeps it. */
 #define __REFCOUNT_KEEPS_IMMORTAL 1
 /* The kernel's design since v5.5 (with nonatomic.h). */
