@@ -34,8 +34,9 @@ void refcount_set_release(refcount_t *r, int n)
 
 unsigned int refcount_read(const refcount_t *r)
 {
-	return (unsigned int)__REFCOUNT_WORD(
-		__atomic_load_n(&r->refs, __ATOMIC_RELAXED));
+	int w = __atomic_load_n(&r->refs, __ATOMIC_RELAXED);
+
+	return (unsigned int)__REFCOUNT_READ(w);
 }
 
 void refcount_set_immortal(refcount_t *r)
@@ -129,8 +130,9 @@ void refcount_long_set_release(refcount_long_t *r, long n)
 
 unsigned long refcount_long_read(const refcount_long_t *r)
 {
-	return (unsigned long)__REFCOUNT_LONG_WORD(
-		__atomic_load_n(&r->refs, __ATOMIC_RELAXED));
+	long w = __atomic_load_n(&r->refs, __ATOMIC_RELAXED);
+
+	return (unsigned long)__REFCOUNT_LONG_READ(w);
 }
 
 void refcount_long_set_immortal(refcount_long_t *r)

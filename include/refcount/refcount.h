@@ -399,7 +399,10 @@ refcount_set_release(refcount_t *r, int n)
  * is an int in the atomic, fast and saturating breeds and unsigned in the
  * full breed, so compare as
  * `(int)refcount_read(r) == (int)REFCOUNT_SATURATED` to be warning-clean
- * (-Wsign-compare) in every breed.
+ * (-Wsign-compare) in every breed.  Zeroed memory (a counter never set)
+ * reads 0 in every breed; in the saturating and nonatomic breeds so does a
+ * counter set to INT_MIN, the one value their word cannot tell from zeroed
+ * memory (docs/design.md, 'The increment and the flags').
  *
  * Misuse: none detected, in every breed.
  *
@@ -409,8 +412,9 @@ refcount_set_release(refcount_t *r, int n)
 static __refcount_inline __refcount_nonnull unsigned int
 refcount_read(const refcount_t *r)
 {
-	return (unsigned int)__REFCOUNT_WORD(
-		__atomic_load_n(&r->refs, __ATOMIC_RELAXED));
+	int w = __atomic_load_n(&r->refs, __ATOMIC_RELAXED);
+
+	return (unsigned int)__REFCOUNT_READ(w);
 }
 
 /**

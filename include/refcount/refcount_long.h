@@ -134,8 +134,9 @@ refcount_long_set_release(refcount_long_t *r, long n)
 static __refcount_inline __refcount_nonnull unsigned long
 refcount_long_read(const refcount_long_t *r)
 {
-	return (unsigned long)__REFCOUNT_LONG_WORD(
-		__atomic_load_n(&r->refs, __ATOMIC_RELAXED));
+	long w = __atomic_load_n(&r->refs, __ATOMIC_RELAXED);
+
+	return (unsigned long)__REFCOUNT_LONG_READ(w);
 }
 
 /**

@@ -22,26 +22,32 @@
  * (saturating, the default, and nonatomic) store INT_MIN - n (mod 2^32), so
  * that their x86 increment and decrement decide every boundary from the
  * flags of one locked instruction (docs/design.md, 'The increment and the
- * flags'); the 2017 breeds store @n.  Decided here, by the breed the unit
+ * flags'); the 2017 breeds store @n.  __REFCOUNT_READ(w) is the count
+ * refcount_read() gives for the word @w: the same map, but the word 0
+ * (zeroed memory, or a count set to INT_MIN) reads 0.  Decided here, by the breed the unit
  * selects, so that REFCOUNT_INIT() stores the same word as refcount_set();
  * <refcount/refcount.h> refuses a unit that selects another breed after
  * including this file.
  */
 #define __REFCOUNT_SAT_WORD(n) ((int)(0x80000000u - (unsigned int)(n)))
+/* What refcount_read() says of the word @w: zeroed memory reads 0. */
+#define __REFCOUNT_SAT_READ(w) ((w) ? __REFCOUNT_SAT_WORD(w) : 0)
 #if !defined(REFCOUNT_BREED) || REFCOUNT_BREED == REFCOUNT_BREED_SATURATING || \
 	REFCOUNT_BREED == REFCOUNT_BREED_NONATOMIC
 #define __REFCOUNT_ENCODED 1
 #define __REFCOUNT_WORD(n) __REFCOUNT_SAT_WORD(n)
+#define __REFCOUNT_READ(w) __REFCOUNT_SAT_READ(w)
 #else
 #define __REFCOUNT_ENCODED 0
 #define __REFCOUNT_WORD(n) ((int)(n))
+#define __REFCOUNT_READ(w) ((int)(w))
 #endif
 
 /**
  * typedef refcount_t - a hardened reference count
  * @refs: the count's word; touch it only through the refcount_*()
  *	operations.  In the saturating and nonatomic breeds it holds INT_MIN
- *	minus the count (so zeroed memory reads as INT_MIN, not 0).
+ *	minus the count.
  *
  * Similar to atomic_t, which the kernel's struct refcount_struct wraps: one
  * 32-bit atomic int, in every breed.
@@ -57,8 +63,10 @@ typedef struct refcount_struct {
  * @n: initial value (an int; the full breed's unsigned constants are
  *     converted, so REFCOUNT_INIT(REFCOUNT_SATURATED) works in every breed)
  *
- * Similar to ATOMIC_INIT(), as the kernel's REFCOUNT_INIT() is.  Memory
- * ordering: none (an initializer).  Misuse: none detected.
+ * Similar to ATOMIC_INIT(), as the kernel's REFCOUNT_INIT() is, but it
+ * stores the breed's word for @n (INT_MIN - @n in the saturating and
+ * nonatomic breeds), as refcount_set() does.  Memory ordering: none (an
+ * initializer).  Misuse: none detected.
  *
  * Follows include/linux/refcount.h REFCOUNT_INIT().
  */
@@ -75,7 +83,8 @@ typedef struct refcount_struct {
  * from REFCOUNT_SATURATED (0xc0000000), INT_MIN (where an overflow lands)
  * and 0, so that the cold path can tell an immortal counter from a misused
  * one even after other threads moved it: it keeps any value within 2^28 of
- * this one immortal.  An immortal counter is a silent no-op in every
+ * this one immortal.  (A count: the saturating design stores it as the
+ * word 0xe0000000, the same distances from the words of those values.)  An immortal counter is a silent no-op in every
  * operation of the saturating, fast and nonatomic breeds: nothing changes,
  * nothing is reported, puts never return "last reference", try-gets always
  * succeed.  Memory ordering: none (a constant).  Misuse: none.
@@ -143,6 +152,8 @@ typedef struct refcount_long_struct {
 /* Internal: the word of the long count @n, and the count of a word. */
 #define __REFCOUNT_LONG_WORD(n)                                                \
 	((long)((unsigned long)LONG_MIN - (unsigned long)(n)))
+/* What refcount_long_read() says of the word @w: zeroed memory reads 0. */
+#define __REFCOUNT_LONG_READ(w) ((w) ? __REFCOUNT_LONG_WORD(w) : 0L)
 
 /**
  * REFCOUNT_LONG_MAX - the largest legal count of a refcount_long_t

@@ -36,6 +36,18 @@ uint32_t model_saturated(enum model_breed b)
 	return b == MODEL_FULL ? MODEL_UINT_MAX : MODEL_INT_MIN_HALF;
 }
 
+/*
+ * The saturating design's word 0 is the count INT_MIN and zeroed memory;
+ * refcount_read() gives 0 for it (docs/design.md, 'The increment and the
+ * flags').
+ */
+uint32_t model_read(enum model_breed b, uint32_t v)
+{
+	if ((b == MODEL_SATURATING || b == MODEL_NONATOMIC) && v == 0x80000000u)
+		return 0;
+	return v;
+}
+
 static void report(struct model_result *res, enum model_report t)
 {
 	res->reports[t]++;
