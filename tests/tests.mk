@@ -157,7 +157,7 @@ check-flags-only: tests/flags-only.c tests/flags-only.sh $(LIB_HDRS) | \
 	for f in hp_inc hp_add hp_kref_get hp_dec_and_test; do \
 		grep -q "$$f: xadd" $(FO_DIR)/mutant-xadd.out || exit 1; done
 	cp -r include $(FO_DIR)/mutant-include
-	sed -i 's/((__RC_UV)next - 1u >/((__RC_UV)w - 1u >/' \
+	sed -i 's/(next <= 0 ||/(w <= 0 ||/' \
 		$(FO_DIR)/mutant-include/refcount/impl/saturating-ops.h
 	$(FO_X64_GCC) $(FO_CFLAGS) -I$(FO_DIR)/mutant-include \
 		-o $(FO_DIR)/mutant-tryget.ob

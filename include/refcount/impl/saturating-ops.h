@@ -192,10 +192,12 @@ __RC_F(add_not_zero)(__RC_V i, __RC_T *r, __RC_V *oldp)
 		 * MAX - i" is "next outside [1, MAX - i]", tested on the
 		 * register that fed the swap: nothing after the locked
 		 * instruction waits for the value it read, as in atomic_t's
-		 * loop.
+		 * loop.  Above MAX - i it can only be for i > 1 (the counts
+		 * MIN + 1 .. MIN + i - 1), so for i = 1 the test is `next <= 0`,
+		 * one compare (test, jle) and no copy of the word in the loop.
 		 */
-		if (__refcount_unlikely((__RC_UV)next - 1u >
-					(__RC_UV)(__RC_MAXV - i - 1))) {
+		if (__refcount_unlikely(next <= 0 ||
+					(i > 1 && next > __RC_MAXV - i))) {
 			__refcount_call_void(
 				__RC_WARN(r, REFCOUNT_ADD_NOT_ZERO_OVF));
 			return __refcount_opaque_true();
