@@ -161,7 +161,7 @@ __RC_F(add_not_zero)(__RC_V i, __RC_T *r, __RC_V *oldp)
 	 * for instruction, with a compare for its test before and after the
 	 * compare-and-swap: "count 0 or the hole" before each swap (test of
 	 * the word's low 31 bits, je), then "count < 0 or past MAX - i" as one
-	 * compare of the new word (lea, cmp, ja), and the result is true
+	 * compare of the new word (test, jle for i = 1), and the result is true
 	 * without testing old again.  0 and the hole are a refused try-get;
 	 * after a swap from a bad value the cold path saturates the counter
 	 * (or puts an immortal one back, judged on the swapped value, as the
