@@ -27,19 +27,21 @@
 
 bool __REFCOUNT_SYM(dec_if_one)(refcount_t *r)
 {
-	int val = 1;
+	int val = __REFCOUNT_WORD(1);
 
-	return __atomic_compare_exchange_n(&r->refs, &val, 0, false,
-					   __ATOMIC_RELEASE, __ATOMIC_RELAXED);
+	return __atomic_compare_exchange_n(&r->refs, &val, __REFCOUNT_WORD(0),
+					   false, __ATOMIC_RELEASE,
+					   __ATOMIC_RELAXED);
 }
 
 /* @ip: the caller to name in a report (the user's, not a lock helper's). */
 static bool dec_not_one(refcount_t *r, const void *ip)
 {
-	unsigned int new,
-		val = (unsigned int)__atomic_load_n(&r->refs, __ATOMIC_RELAXED);
+	int w = __atomic_load_n(&r->refs, __ATOMIC_RELAXED);
+	unsigned int new, val;
 
 	do {
+		val = (unsigned int)__REFCOUNT_WORD(w);
 		if (__refcount_unlikely(val == DEC_NOT_ONE_SATURATED))
 			return true;
 #ifdef __REFCOUNT_KEEPS_IMMORTAL
@@ -56,9 +58,9 @@ static bool dec_not_one(refcount_t *r, const void *ip)
 					  REFCOUNT_BREED_NAME);
 			return true;
 		}
-	} while (!__atomic_compare_exchange_n(&r->refs, (int *)&val, (int)new,
-					      true, __ATOMIC_RELEASE,
-					      __ATOMIC_RELAXED));
+	} while (!__atomic_compare_exchange_n(
+		&r->refs, &w, __REFCOUNT_WORD(new), true, __ATOMIC_RELEASE,
+		__ATOMIC_RELAXED));
 	return true;
 }
 

@@ -24,28 +24,31 @@
 
 void refcount_set(refcount_t *r, int n)
 {
-	__atomic_store_n(&r->refs, n, __ATOMIC_RELAXED);
+	__atomic_store_n(&r->refs, __REFCOUNT_WORD(n), __ATOMIC_RELAXED);
 }
 
 void refcount_set_release(refcount_t *r, int n)
 {
-	__atomic_store_n(&r->refs, n, __ATOMIC_RELEASE);
+	__atomic_store_n(&r->refs, __REFCOUNT_WORD(n), __ATOMIC_RELEASE);
 }
 
 unsigned int refcount_read(const refcount_t *r)
 {
-	return (unsigned int)__atomic_load_n(&r->refs, __ATOMIC_RELAXED);
+	int w = __atomic_load_n(&r->refs, __ATOMIC_RELAXED);
+
+	return (unsigned int)__REFCOUNT_READ(w);
 }
 
 void refcount_set_immortal(refcount_t *r)
 {
-	__atomic_store_n(&r->refs, REFCOUNT_IMMORTAL, __ATOMIC_RELAXED);
+	__atomic_store_n(&r->refs, __REFCOUNT_WORD(REFCOUNT_IMMORTAL),
+			 __ATOMIC_RELAXED);
 }
 
 int refcount_is_immortal(const refcount_t *r)
 {
 	return __REFCOUNT_IMMORTAL_VALUE(
-		__atomic_load_n(&r->refs, __ATOMIC_RELAXED));
+		__REFCOUNT_WORD(__atomic_load_n(&r->refs, __ATOMIC_RELAXED)));
 }
 
 int refcount_add_not_zero(int i, refcount_t *r)
@@ -117,28 +120,31 @@ int refcount_dec_and_lock(refcount_t *r, pthread_spinlock_t *lock)
 
 void refcount_long_set(refcount_long_t *r, long n)
 {
-	__atomic_store_n(&r->refs, n, __ATOMIC_RELAXED);
+	__atomic_store_n(&r->refs, __REFCOUNT_LONG_WORD(n), __ATOMIC_RELAXED);
 }
 
 void refcount_long_set_release(refcount_long_t *r, long n)
 {
-	__atomic_store_n(&r->refs, n, __ATOMIC_RELEASE);
+	__atomic_store_n(&r->refs, __REFCOUNT_LONG_WORD(n), __ATOMIC_RELEASE);
 }
 
 unsigned long refcount_long_read(const refcount_long_t *r)
 {
-	return (unsigned long)__atomic_load_n(&r->refs, __ATOMIC_RELAXED);
+	long w = __atomic_load_n(&r->refs, __ATOMIC_RELAXED);
+
+	return (unsigned long)__REFCOUNT_LONG_READ(w);
 }
 
 void refcount_long_set_immortal(refcount_long_t *r)
 {
-	__atomic_store_n(&r->refs, REFCOUNT_LONG_IMMORTAL, __ATOMIC_RELAXED);
+	__atomic_store_n(&r->refs, __REFCOUNT_LONG_WORD(REFCOUNT_LONG_IMMORTAL),
+			 __ATOMIC_RELAXED);
 }
 
 int refcount_long_is_immortal(const refcount_long_t *r)
 {
-	return __REFCOUNT_LONG_IMMORTAL_VALUE(
-		__atomic_load_n(&r->refs, __ATOMIC_RELAXED));
+	return __REFCOUNT_LONG_IMMORTAL_VALUE(__REFCOUNT_LONG_WORD(
+		__atomic_load_n(&r->refs, __ATOMIC_RELAXED)));
 }
 
 int refcount_long_add_not_zero(long i, refcount_long_t *r)
@@ -188,9 +194,10 @@ void refcount_long_dec(refcount_long_t *r)
 
 int refcount_long_dec_if_one(refcount_long_t *r)
 {
-	long one = 1;
+	long one = __REFCOUNT_LONG_WORD(1);
 
-	return __atomic_compare_exchange_n(&r->refs, &one, 0, false,
+	return __atomic_compare_exchange_n(&r->refs, &one,
+					   __REFCOUNT_LONG_WORD(0), false,
 					   __ATOMIC_RELEASE, __ATOMIC_RELAXED);
 }
 

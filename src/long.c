@@ -17,13 +17,16 @@ void __refcount_long_saturate_at(refcount_long_t *r,
 				 const char *breed, const void *ip)
 {
 	/* Immortal, maybe moved by a racing operation: put it back, silently. */
-	if (__REFCOUNT_LONG_IMMORTAL_VALUE(
-		    __atomic_load_n(&r->refs, __ATOMIC_RELAXED))) {
-		__atomic_store_n(&r->refs, REFCOUNT_LONG_IMMORTAL,
+	if (__REFCOUNT_LONG_IMMORTAL_VALUE(__REFCOUNT_LONG_WORD(
+		    __atomic_load_n(&r->refs, __ATOMIC_RELAXED)))) {
+		__atomic_store_n(&r->refs,
+				 __REFCOUNT_LONG_WORD(REFCOUNT_LONG_IMMORTAL),
 				 __ATOMIC_RELAXED);
 		return;
 	}
-	__atomic_store_n(&r->refs, REFCOUNT_LONG_SATURATED, __ATOMIC_RELAXED);
+	__atomic_store_n(&r->refs,
+			 __REFCOUNT_LONG_WORD(REFCOUNT_LONG_SATURATED),
+			 __ATOMIC_RELAXED);
 	__refcount_report((refcount_t *)(void *)r, t, __refcount_modern_msg(t),
 			  ip, breed);
 }
@@ -37,10 +40,11 @@ void __refcount_long_warn_saturate(refcount_long_t *r,
 
 bool __refcount_long_dec_not_one(refcount_long_t *r, const char *breed)
 {
-	unsigned long new, val = (unsigned long)__atomic_load_n(
-				   &r->refs, __ATOMIC_RELAXED);
+	long w = __atomic_load_n(&r->refs, __ATOMIC_RELAXED);
+	unsigned long new, val;
 
 	do {
+		val = (unsigned long)__REFCOUNT_LONG_WORD(w);
 		if (__refcount_unlikely(val ==
 					(unsigned long)REFCOUNT_LONG_SATURATED))
 			return true;
@@ -57,8 +61,8 @@ bool __refcount_long_dec_not_one(refcount_long_t *r, const char *breed)
 					  __builtin_return_address(0), breed);
 			return true;
 		}
-	} while (!__atomic_compare_exchange_n(&r->refs, (long *)&val, (long)new,
-					      true, __ATOMIC_RELEASE,
-					      __ATOMIC_RELAXED));
+	} while (!__atomic_compare_exchange_n(
+		&r->refs, &w, __REFCOUNT_LONG_WORD(new), true, __ATOMIC_RELEASE,
+		__ATOMIC_RELAXED));
 	return true;
 }

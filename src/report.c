@@ -427,14 +427,20 @@ void __refcount_report(refcount_t *r, enum refcount_saturation_type t,
 void __refcount_saturate_at(refcount_t *r, enum refcount_saturation_type t,
 			    const char *breed, const void *ip)
 {
-	/* Immortal (REFCOUNT_IMMORTAL, maybe moved by a racing op): no-op. */
-	if (__REFCOUNT_IMMORTAL_VALUE(
-		    __atomic_load_n(&r->refs, __ATOMIC_RELAXED))) {
-		__atomic_store_n(&r->refs, REFCOUNT_IMMORTAL, __ATOMIC_RELAXED);
+	/*
+	 * The saturating design's word (INT_MIN - count, __REFCOUNT_SAT_WORD).
+	 * Immortal (REFCOUNT_IMMORTAL, maybe moved by a racing op): no-op.
+	 */
+	if (__REFCOUNT_IMMORTAL_VALUE(__REFCOUNT_SAT_WORD(
+		    __atomic_load_n(&r->refs, __ATOMIC_RELAXED)))) {
+		__atomic_store_n(&r->refs,
+				 __REFCOUNT_SAT_WORD(REFCOUNT_IMMORTAL),
+				 __ATOMIC_RELAXED);
 		return;
 	}
 	__atomic_store_n(&r->refs,
-			 __REFCOUNT_ROW_saturating(__REFCOUNT_F_SATURATED),
+			 __REFCOUNT_SAT_WORD(__REFCOUNT_ROW_saturating(
+				 __REFCOUNT_F_SATURATED)),
 			 __ATOMIC_RELAXED);
 	__refcount_report(r, t, __refcount_modern_msg(t), ip, breed);
 }

@@ -70,9 +70,9 @@ CHECK_TARGETS += check-immortal
 # SATURATED (an int's INT_MIN / 2) instead of the long's, must fail it.
 $(T_IMM)/long-mutant.o: src/long.c $(LIB_HDRS) | $(UNIT_NEED)
 	@mkdir -p $(@D)
-	sed 's/&r->refs, REFCOUNT_LONG_SATURATED,/\&r->refs, REFCOUNT_SATURATED,/' \
+	sed 's/__REFCOUNT_LONG_WORD(REFCOUNT_LONG_SATURATED)/__REFCOUNT_LONG_WORD(REFCOUNT_SATURATED)/' \
 		$< > $(T_IMM)/long-mutant.c
-	grep -q 'REFCOUNT_SATURATED,' $(T_IMM)/long-mutant.c
+	grep -q '__REFCOUNT_LONG_WORD(REFCOUNT_SATURATED)' $(T_IMM)/long-mutant.c
 	gcc $(ALL_CFLAGS) -c $(T_IMM)/long-mutant.c -o $@
 $(T_IMM)/unit-long-mutant: $(UNIT_SUITES:%=$(TB)/gcc/obj/%-saturating.o) \
 		$(TB)/gcc/helpers.o $(T_IMM)/long-mutant.o $(TB)/gcc/librefcount.a

@@ -102,9 +102,10 @@ check-cxx: $(T_CXX_BINS)
 # paths (tests/flags-only.sh): tests/flags-only.c built -O2 with gcc and
 # clang for x86-64 and i386 (cross compilers: pure disassembly, the same
 # verdict on any machine), then two mutants that must fail it, each naming
-# the operation it broke: the C decrements (-DREFCOUNT_SATURATING_NO_ASM,
-# `lock xadd`) and a copy of the headers under $(B) whose try-get tests the
-# value its cmpxchg read back.
+# the operation it broke: the C gets and puts (-DREFCOUNT_SATURATING_NO_ASM:
+# `lock xadd`, the increment as it was before the biased word) and a copy
+# of the headers under $(B) whose try-get tests the value its cmpxchg read
+# back.
 FO_DIR := $(B)/flags-only
 FO_CFLAGS := -std=gnu11 -O2 -Wall -Wextra -Werror -c tests/flags-only.c
 FO_X64_GCC := $(if $(filter x86_64,$(shell uname -m)),gcc,x86_64-linux-gnu-gcc)
@@ -125,9 +126,10 @@ check-flags-only: tests/flags-only.c tests/flags-only.sh $(LIB_HDRS) | \
 		-o $(FO_DIR)/mutant-xadd.ob
 	! sh tests/flags-only.sh objdump $(FO_DIR)/mutant-xadd.ob \
 		> $(FO_DIR)/mutant-xadd.out
-	grep -q "hp_dec_and_test: xadd" $(FO_DIR)/mutant-xadd.out
+	for f in hp_inc hp_add hp_kref_get hp_dec_and_test; do \
+		grep -q "$$f: xadd" $(FO_DIR)/mutant-xadd.out || exit 1; done
 	cp -r include $(FO_DIR)/mutant-include
-	sed -i 's/(sum <= i)/((__RC_UV)old > (__RC_UV)(__RC_MAXV - i))/' \
+	sed -i 's/(next <= 0 ||/(w <= 0 ||/' \
 		$(FO_DIR)/mutant-include/refcount/impl/saturating-ops.h
 	$(FO_X64_GCC) $(FO_CFLAGS) -I$(FO_DIR)/mutant-include \
 		-o $(FO_DIR)/mutant-tryget.ob

@@ -266,6 +266,14 @@ __REFCOUNT_BEGIN_DECLS
 #define __REFCOUNT_BREED_HEADER(name) __REFCOUNT_BREED_HEADER_(name)
 #include __REFCOUNT_BREED_HEADER(__REFCOUNT_BREED_TOKEN)
 
+/* REFCOUNT_INIT() must store this breed's word (<refcount/types.h>). */
+#ifndef __REFCOUNT_BREED_ENCODED
+#define __REFCOUNT_BREED_ENCODED 0
+#endif
+#if __REFCOUNT_BREED_ENCODED != __REFCOUNT_ENCODED
+#error "<refcount/types.h> was included before REFCOUNT_BREED selected another breed: define REFCOUNT_BREED before the first include"
+#endif
+
 /* Per-breed out-of-line symbols: __refcount_<breed>_<op>. */
 #define __REFCOUNT_SYM(op)                                                     \
 	__REFCOUNT_PASTE(__refcount_, __REFCOUNT_BREED_TOKEN, _##op)
@@ -339,7 +347,7 @@ bool __REFCOUNT_SYM(dec_and_lock_at)(refcount_t *r, pthread_spinlock_t *lock,
 static __refcount_inline __refcount_nonnull void refcount_set(refcount_t *r,
 							      int n)
 {
-	__atomic_store_n(&r->refs, n, __ATOMIC_RELAXED);
+	__atomic_store_n(&r->refs, __REFCOUNT_WORD(n), __ATOMIC_RELAXED);
 }
 
 /**
@@ -368,7 +376,7 @@ static __refcount_inline __refcount_nonnull void refcount_set(refcount_t *r,
 static __refcount_inline __refcount_nonnull void
 refcount_set_release(refcount_t *r, int n)
 {
-	__atomic_store_n(&r->refs, n, __ATOMIC_RELEASE);
+	__atomic_store_n(&r->refs, __REFCOUNT_WORD(n), __ATOMIC_RELEASE);
 }
 
 /**
@@ -385,7 +393,10 @@ refcount_set_release(refcount_t *r, int n)
  * is an int in the atomic, fast and saturating breeds and unsigned in the
  * full breed, so compare as
  * `(int)refcount_read(r) == (int)REFCOUNT_SATURATED` to be warning-clean
- * (-Wsign-compare) in every breed.
+ * (-Wsign-compare) in every breed.  Zeroed memory (a counter never set)
+ * reads 0 in every breed; in the saturating and nonatomic breeds so does a
+ * counter set to INT_MIN, the one value their word cannot tell from zeroed
+ * memory (docs/design.md, 'The increment and the flags').
  *
  * Follows include/linux/refcount.h refcount_read() (still unsigned int
  * today).
@@ -393,7 +404,9 @@ refcount_set_release(refcount_t *r, int n)
 static __refcount_inline __refcount_nonnull unsigned int
 refcount_read(const refcount_t *r)
 {
-	return (unsigned int)__atomic_load_n(&r->refs, __ATOMIC_RELAXED);
+	int w = __atomic_load_n(&r->refs, __ATOMIC_RELAXED);
+
+	return (unsigned int)__REFCOUNT_READ(w);
 }
 
 /**
@@ -431,7 +444,8 @@ refcount_read(const refcount_t *r)
 static __refcount_inline __refcount_nonnull void
 refcount_set_immortal(refcount_t *r)
 {
-	__atomic_store_n(&r->refs, REFCOUNT_IMMORTAL, __ATOMIC_RELAXED);
+	__atomic_store_n(&r->refs, __REFCOUNT_WORD(REFCOUNT_IMMORTAL),
+			 __ATOMIC_RELAXED);
 }
 
 /**
@@ -457,7 +471,7 @@ static __refcount_inline __refcount_nonnull __refcount_must_check bool
 refcount_is_immortal(const refcount_t *r)
 {
 	return __REFCOUNT_IMMORTAL_VALUE(
-		__atomic_load_n(&r->refs, __ATOMIC_RELAXED));
+		__REFCOUNT_WORD(__atomic_load_n(&r->refs, __ATOMIC_RELAXED)));
 }
 
 /**

@@ -89,32 +89,35 @@ bool __refcount_long_dec_not_one(refcount_long_t *r, const char *breed);
 static __refcount_inline __refcount_nonnull void
 refcount_long_set(refcount_long_t *r, long n)
 {
-	__atomic_store_n(&r->refs, n, __ATOMIC_RELAXED);
+	__atomic_store_n(&r->refs, __REFCOUNT_LONG_WORD(n), __ATOMIC_RELAXED);
 }
 
 static __refcount_inline __refcount_nonnull void
 refcount_long_set_release(refcount_long_t *r, long n)
 {
-	__atomic_store_n(&r->refs, n, __ATOMIC_RELEASE);
+	__atomic_store_n(&r->refs, __REFCOUNT_LONG_WORD(n), __ATOMIC_RELEASE);
 }
 
 static __refcount_inline __refcount_nonnull unsigned long
 refcount_long_read(const refcount_long_t *r)
 {
-	return (unsigned long)__atomic_load_n(&r->refs, __ATOMIC_RELAXED);
+	long w = __atomic_load_n(&r->refs, __ATOMIC_RELAXED);
+
+	return (unsigned long)__REFCOUNT_LONG_READ(w);
 }
 
 static __refcount_inline __refcount_nonnull void
 refcount_long_set_immortal(refcount_long_t *r)
 {
-	__atomic_store_n(&r->refs, REFCOUNT_LONG_IMMORTAL, __ATOMIC_RELAXED);
+	__atomic_store_n(&r->refs, __REFCOUNT_LONG_WORD(REFCOUNT_LONG_IMMORTAL),
+			 __ATOMIC_RELAXED);
 }
 
 static __refcount_inline __refcount_nonnull __refcount_must_check bool
 refcount_long_is_immortal(const refcount_long_t *r)
 {
-	return __REFCOUNT_LONG_IMMORTAL_VALUE(
-		__atomic_load_n(&r->refs, __ATOMIC_RELAXED));
+	return __REFCOUNT_LONG_IMMORTAL_VALUE(__REFCOUNT_LONG_WORD(
+		__atomic_load_n(&r->refs, __ATOMIC_RELAXED)));
 }
 
 static __refcount_inline __refcount_nonnull __refcount_must_check bool
@@ -174,9 +177,10 @@ refcount_long_dec(refcount_long_t *r)
 static __refcount_inline __refcount_nonnull __refcount_must_check bool
 refcount_long_dec_if_one(refcount_long_t *r)
 {
-	long one = 1;
+	long one = __REFCOUNT_LONG_WORD(1);
 
-	return __atomic_compare_exchange_n(&r->refs, &one, 0, false,
+	return __atomic_compare_exchange_n(&r->refs, &one,
+					   __REFCOUNT_LONG_WORD(0), false,
 					   __ATOMIC_RELEASE, __ATOMIC_RELAXED);
 }
 

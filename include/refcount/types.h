@@ -14,9 +14,40 @@
 
 #include <limits.h>
 
+#include "breed/registry.h" /* found beside this file, with or without -I */
+
+/*
+ * Internal: the word a refcount_t stores for the count @n, and the count a
+ * word holds (the same map both ways).  The saturating design's breeds
+ * (saturating, the default, and nonatomic) store INT_MIN - n (mod 2^32), so
+ * that their x86 increment and decrement decide every boundary from the
+ * flags of one locked instruction (docs/design.md, 'The increment and the
+ * flags'); the 2017 breeds store @n.  __REFCOUNT_READ(w) is the count
+ * refcount_read() gives for the word @w: the same map, but the word 0
+ * (zeroed memory, or a count set to INT_MIN) reads 0.  Decided here, by the breed the unit
+ * selects, so that REFCOUNT_INIT() stores the same word as refcount_set();
+ * <refcount/refcount.h> refuses a unit that selects another breed after
+ * including this file.
+ */
+#define __REFCOUNT_SAT_WORD(n) ((int)(0x80000000u - (unsigned int)(n)))
+/* What refcount_read() says of the word @w: zeroed memory reads 0. */
+#define __REFCOUNT_SAT_READ(w) ((w) ? __REFCOUNT_SAT_WORD(w) : 0)
+#if !defined(REFCOUNT_BREED) || REFCOUNT_BREED == REFCOUNT_BREED_SATURATING || \
+	REFCOUNT_BREED == REFCOUNT_BREED_NONATOMIC
+#define __REFCOUNT_ENCODED 1
+#define __REFCOUNT_WORD(n) __REFCOUNT_SAT_WORD(n)
+#define __REFCOUNT_READ(w) __REFCOUNT_SAT_READ(w)
+#else
+#define __REFCOUNT_ENCODED 0
+#define __REFCOUNT_WORD(n) ((int)(n))
+#define __REFCOUNT_READ(w) ((int)(w))
+#endif
+
 /**
  * typedef refcount_t - a hardened reference count
- * @refs: the count; touch it only through the refcount_*() operations.
+ * @refs: the count's word; touch it only through the refcount_*()
+ *	operations.  In the saturating and nonatomic breeds it holds INT_MIN
+ *	minus the count.
  *
  * Similar to atomic_t, which the kernel's struct refcount_struct wraps: one
  * 32-bit atomic int, in every breed.
@@ -32,14 +63,16 @@ typedef struct refcount_struct {
  * @n: initial value (an int; the full breed's unsigned constants are
  *     converted, so REFCOUNT_INIT(REFCOUNT_SATURATED) works in every breed)
  *
- * Similar to ATOMIC_INIT(), as the kernel's REFCOUNT_INIT() is.  Memory
- * ordering: none (an initializer).
+ * Similar to ATOMIC_INIT(), as the kernel's REFCOUNT_INIT() is, but it
+ * stores the breed's word for @n (INT_MIN - @n in the saturating and
+ * nonatomic breeds), as refcount_set() does.  Memory ordering: none (an
+ * initializer).
  *
  * Follows include/linux/refcount.h REFCOUNT_INIT().
  */
 #define REFCOUNT_INIT(n)                                                       \
 	{                                                                      \
-		(int)(n)                                                       \
+		__REFCOUNT_WORD(n)                                             \
 	}
 
 /**
@@ -50,7 +83,8 @@ typedef struct refcount_struct {
  * from REFCOUNT_SATURATED (0xc0000000), INT_MIN (where an overflow lands)
  * and 0, so that the cold path can tell an immortal counter from a misused
  * one even after other threads moved it: it keeps any value within 2^28 of
- * this one immortal.  An immortal counter is a silent no-op in every
+ * this one immortal.  (A count: the saturating design stores it as the
+ * word 0xe0000000, the same distances from the words of those values.)  An immortal counter is a silent no-op in every
  * operation of the saturating, fast and nonatomic breeds: nothing changes,
  * nothing is reported, puts never return "last reference", try-gets always
  * succeed.  Memory ordering: none (a constant).
@@ -78,7 +112,9 @@ typedef struct refcount_struct {
 
 /**
  * typedef refcount_long_t - a hardened reference count as wide as a long
- * @refs: the count; touch it only through the refcount_long_*() operations.
+ * @refs: the count's word, LONG_MIN minus the count (the saturating design's
+ *	encoding, in every breed); touch it only through the refcount_long_*()
+ *	operations.
  *
  * Similar to atomic_long_t, as refcount_t is to atomic_t: one long, so 64
  * bits on LP64 targets and 32 on ILP32 ones (i386), the size and alignment
@@ -106,8 +142,14 @@ typedef struct refcount_long_struct {
  */
 #define REFCOUNT_LONG_INIT(n)                                                  \
 	{                                                                      \
-		(long)(n)                                                      \
+		__REFCOUNT_LONG_WORD(n)                                        \
 	}
+
+/* Internal: the word of the long count @n, and the count of a word. */
+#define __REFCOUNT_LONG_WORD(n)                                                \
+	((long)((unsigned long)LONG_MIN - (unsigned long)(n)))
+/* What refcount_long_read() says of the word @w: zeroed memory reads 0. */
+#define __REFCOUNT_LONG_READ(w) ((w) ? __REFCOUNT_LONG_WORD(w) : 0L)
 
 /**
  * REFCOUNT_LONG_MAX - the largest legal count of a refcount_long_t

@@ -20,12 +20,15 @@ static inline bool breed_inc_not_zero_counted(refcount_t *r, uint64_t *n)
 {
 	int old = __atomic_load_n(&r->refs, __ATOMIC_RELAXED);
 
+	/* The breed's word (<refcount/types.h>): its count is WORD(word). */
 	do {
-		if (!old)
+		if (!__REFCOUNT_WORD(old))
 			return false;
 	} while (!__atomic_compare_exchange_n(
-			 &r->refs, &old, __refcount_wrap_add(old, 1), true,
-			 __ATOMIC_RELAXED, __ATOMIC_RELAXED) &&
+			 &r->refs, &old,
+			 __REFCOUNT_WORD(
+				 __refcount_wrap_add(__REFCOUNT_WORD(old), 1)),
+			 true, __ATOMIC_RELAXED, __ATOMIC_RELAXED) &&
 		 ++*n);
 	return true;
 }

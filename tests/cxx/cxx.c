@@ -67,10 +67,13 @@ struct outcome {
 
 static struct outcome run(const struct unit *u, int op, int start, int i)
 {
-	refcount_t r = REFCOUNT_INIT(start);
 	struct report_counts before, after;
 	struct outcome o;
 	int rel = u->releases();
+	refcount_t r;
+
+	/* The unit's own refcount_set(): each breed stores its own word. */
+	u->apply(CXX_OP_SET, &r, start);
 
 	report_counts_snap(&before);
 	o.ret = u->apply(op, &r, i);
@@ -135,9 +138,13 @@ Test(cxx, one_counter_shared, .init = quiet_install)
 				   CXX_OP_DEC_AND_TEST, CXX_OP_KREF_PUT };
 
 	for (int b = 0; b < NR_BREEDS; b++) {
-		refcount_t shared = REFCOUNT_INIT(2), alone = REFCOUNT_INIT(2);
+		refcount_t shared, alone;
 		int cxx_rel = units[b][1].releases();
 		int c_rel = units[b][0].releases();
+
+		/* The breed's own refcount_set(): its word, in each unit. */
+		units[b][0].apply(CXX_OP_SET, &shared, 2);
+		units[b][0].apply(CXX_OP_SET, &alone, 2);
 
 		for (unsigned int k = 0; k < sizeof(seq) / sizeof(seq[0]);
 		     k++) {

@@ -408,10 +408,12 @@ static void step(enum fuzz_op op, bool use_oldp, int c, int32_t i,
 	want = model_apply(MODEL_BREED, &m[c], mop, i, limit);
 
 	for (int k = 0; k < NCTR; k++)
-		if (refcount_read(&ctr[k].refcount) != m[k].v)
+		if (refcount_read(&ctr[k].refcount) !=
+		    model_read(MODEL_BREED, m[k].v))
 			diverge(k == c ? "final value" :
 					 "other counter's value",
-				op, c, i, before, m[k].v,
+				op, c, i, before,
+				model_read(MODEL_BREED, m[k].v),
 				refcount_read(&ctr[k].refcount));
 	if (got.ret != want.ret)
 		diverge("return value", op, c, i, before, want.ret, got.ret);

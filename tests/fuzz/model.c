@@ -36,6 +36,18 @@ uint32_t model_saturated(enum model_breed b)
 	return b == MODEL_FULL ? MODEL_UINT_MAX : MODEL_INT_MIN_HALF;
 }
 
+/*
+ * The saturating design's word 0 is the count INT_MIN and zeroed memory;
+ * refcount_read() gives 0 for it (docs/design.md, 'The increment and the
+ * flags').
+ */
+uint32_t model_read(enum model_breed b, uint32_t v)
+{
+	if ((b == MODEL_SATURATING || b == MODEL_NONATOMIC) && v == 0x80000000u)
+		return 0;
+	return v;
+}
+
 static void report(struct model_result *res, enum model_report t)
 {
 	res->reports[t]++;
@@ -266,11 +278,24 @@ static bool full_op(struct model_counter *c, enum model_op op, int32_t i,
 }
 
 /* 'The saturating breed': fetch-then-check; every violation ends SATURATED. */
+/*
+ * The saturating design's word is INT_MIN - count, and its one hole is the
+ * word 0, the count INT_MIN (also zeroed memory; docs/design.md, 'The
+ * increment and the flags'): a try-get refuses it as it refuses 0, an add
+ * to it reports ADD_UAF, and a put on it sets no flag and moves on (to
+ * INT_MAX for a dec: a leak, never a free).
+ */
+#define HOLE 0x80000000u
+
 static bool saturating_op(struct model_counter *c, enum model_op op, int32_t i,
 			  int32_t limit, struct model_result *res)
 {
 	uint32_t old = c->v, new;
 
+	if (old == HOLE &&
+	    (op == MOP_ADD_NOT_ZERO || op == MOP_ADD_NOT_ZERO_ACQUIRE ||
+	     op == MOP_ADD_NOT_ZERO_LIMITED_ACQUIRE))
+		return false; /* refused, unchanged, silent: the hole */
 	switch (op) {
 	case MOP_ADD_NOT_ZERO_ACQUIRE:
 		limit = (int32_t)MODEL_INT_MAX;
@@ -295,7 +320,7 @@ static bool saturating_op(struct model_counter *c, enum model_op op, int32_t i,
 	case MOP_ADD:
 		new = old + (uint32_t)i;
 		c->v = new;
-		if (!old)
+		if (!old || old == HOLE) /* the hole: an add to 0 */
 			saturate(c, res, MODEL_ADD_UAF);
 		else if (s(old) < 0 || s(new) < 0)
 			saturate(c, res, MODEL_ADD_OVF);
@@ -305,12 +330,12 @@ static bool saturating_op(struct model_counter *c, enum model_op op, int32_t i,
 		c->v = new;
 		if (s(old) > 0 && s(old) == i)
 			return true;
-		if (s(old) <= 0 || s(new) < 0)
+		if ((s(old) <= 0 || s(new) < 0) && !(old == HOLE && i > 0))
 			saturate(c, res, MODEL_SUB_UAF);
 		return false;
 	case MOP_DEC:
 		c->v = old - 1;
-		if (s(old) <= 1)
+		if (s(old) <= 1 && old != HOLE)
 			saturate(c, res, MODEL_DEC_LEAK);
 		return true;
 	default:

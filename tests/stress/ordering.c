@@ -105,7 +105,9 @@ static bool put(struct obj *o, int f)
 	int old;
 
 	if (mutant) /* the control: no RELEASE, no ACQUIRE */
-		return __atomic_fetch_sub(&r->refs, 1, __ATOMIC_RELAXED) == 1;
+		return __REFCOUNT_WORD(__atomic_fetch_add(
+			       &r->refs, __REFCOUNT_ENCODED ? 1 : -1,
+			       __ATOMIC_RELAXED)) == 1; /* the breed's word */
 	switch (f) {
 	case 0:
 		return refcount_dec_and_test(r);

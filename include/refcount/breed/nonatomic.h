@@ -24,6 +24,8 @@
 #error "include <refcount/refcount.h>, not <refcount/breed/nonatomic.h>"
 #endif
 
+/* The word is INT_MIN - count (<refcount/types.h>, __REFCOUNT_WORD). */
+#define __REFCOUNT_BREED_ENCODED 1
 /* REFCOUNT_IMMORTAL is a no-op here: its cold path keeps it. */
 #define __REFCOUNT_KEEPS_IMMORTAL 1
 /* Plain loads and stores (refcount_long_t's operations too). */

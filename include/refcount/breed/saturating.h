@@ -8,6 +8,9 @@
  * atomic_fetch_* operations") to current mainline: one atomic fetch-and-add or
  * fetch-and-sub, then a check on the old value.  A bad result is overwritten
  * with REFCOUNT_SATURATED (INT_MIN / 2) out of line by refcount_warn_saturate().
+ * The word holds INT_MIN - count, so that on x86 each get and put is one
+ * locked add or sub and a branch on its flags (<refcount/arch/x86-saturating.h>;
+ * docs/design.md, 'The increment and the flags').
  *
  * What it detects is its column of the misuse table in <refcount/refcount.h>:
  * every detected misuse ends SATURATED, a leak, never a premature free.
@@ -19,6 +22,8 @@
 #error "include <refcount/refcount.h>, not <refcount/breed/saturating.h>"
 #endif
 
+/* The word is INT_MIN - count (<refcount/types.h>, __REFCOUNT_WORD). */
+#define __REFCOUNT_BREED_ENCODED 1
 /* REFCOUNT_IMMORTAL is a no-op here: its cold path keeps it. */
 #define __REFCOUNT_KEEPS_IMMORTAL 1
 /* The kernel's design since v5.5 (with nonatomic.h). */

@@ -14,7 +14,7 @@
  *   __RC_IMMORTAL(v)  whether @v is an immortal count
  *   __RC_ATOMIC       1 for the __atomic builtins, 0 for plain loads and
  *                     stores (the nonatomic breed)
- *   __RC_ASM          (optional) the x86 decrements of
+ *   __RC_ASM          (optional) the x86 increments and decrements of
  *                     <refcount/arch/x86-saturating.h> (refcount_t only)
  *
  * It defines __RC_F() of add_not_zero_limited_acquire,
@@ -25,6 +25,14 @@
  * fetch-and-add or fetch-and-sub, then a check of the old value; a bad one
  * goes to the cold path, which stores the saturated value (or puts an
  * immortal one back) and reports.
+ *
+ * The word is MIN - count (__RC_ENC, its own inverse; docs/design.md, 'The
+ * increment and the flags'): a get subtracts from it, a put adds.  Every
+ * outcome is the kernel's on the decoded count but one, the word 0 (the
+ * count MIN, and zeroed memory): a try-get refuses it like 0, a get reports
+ * it as an add to 0, and a put on it moves it silently to MAX (a leak),
+ * as the x86 flags of <refcount/arch/x86-saturating.h> do; these C paths
+ * give the same outcomes.
  *
  * Internal to librefcount's headers; not part of the API.
  */
@@ -68,6 +76,11 @@
 /* The largest value of __RC_V (INT_MAX, LONG_MAX). */
 #define __RC_MAXV ((__RC_V)((__RC_UV)-1 >> 1))
 #define __RC_WRAP_SUB(a, b) ((__RC_V)((__RC_UV)(a) - (__RC_UV)(b)))
+/* The smallest value, MIN; the word of a count and the count of a word. */
+#define __RC_MINV ((__RC_V)(~((__RC_UV)-1 >> 1)))
+#define __RC_ENC(v) __RC_WRAP_SUB(__RC_MINV, v)
+/* Is the word @w that of 0 or the hole (MIN; zeroed memory)? */
+#define __RC_ZERO_OR_HOLE(w) (!((w)&__RC_MAXV))
 
 /**
  * __refcount_add_not_zero_limited_acquire() - add unless 0 or over a limit
@@ -84,7 +97,8 @@
  * Memory ordering: ACQUIRE on success (the compare-and-swap), nothing on
  * failure.  Context: any thread; lock-free.
  *
- * Return: false if the count was 0 or if @i would take it past @limit (then
+ * Return: false if the count was 0 (or the word is the hole: zeroed
+ * memory, see above) or if @i would take it past @limit (then
  * nothing changes and nothing is reported); true otherwise, and for an
  * immortal counter.  As in the kernel, "past @limit" is tested as
  * `i > limit - old` in wrapping arithmetic, so a saturated counter (old < 0)
@@ -96,10 +110,11 @@ static __refcount_inline __refcount_must_check bool
 __RC_F(add_not_zero_limited_acquire)(__RC_V i, __RC_T *r, __RC_V *oldp,
 				     __RC_V limit)
 {
-	__RC_V old = __RC_LOAD(&r->refs);
+	__RC_V w = __RC_LOAD(&r->refs), old;
 
 	do {
-		if (!old)
+		old = __RC_ENC(w);
+		if (__RC_ZERO_OR_HOLE(w))
 			break;
 		if (i > __RC_WRAP_SUB(limit, old)) {
 			if (oldp)
@@ -107,11 +122,13 @@ __RC_F(add_not_zero_limited_acquire)(__RC_V i, __RC_T *r, __RC_V *oldp,
 			/* Refused, but an immortal counter is always taken. */
 			return __refcount_unlikely(__RC_IMMORTAL(old));
 		}
-	} while (!__RC_CAS(&r->refs, &old, __RC_WRAP_ADD(old, i),
-			   __ATOMIC_ACQUIRE));
+	} while (
+		!__RC_CAS(&r->refs, &w, __RC_WRAP_SUB(w, i), __ATOMIC_ACQUIRE));
 
 	if (oldp)
 		*oldp = old;
+	if (!w)
+		return false; /* the hole: refused, silently */
 	if (__refcount_unlikely(old < 0 || __RC_WRAP_ADD(old, i) < 0))
 		__refcount_call_void(__RC_WARN(r, REFCOUNT_ADD_NOT_ZERO_OVF));
 	return old;
@@ -137,14 +154,15 @@ __RC_F(inc_not_zero_limited_acquire)(__RC_T *r, __RC_V *oldp, __RC_V limit)
 static __refcount_inline __refcount_must_check bool
 __RC_F(add_not_zero)(__RC_V i, __RC_T *r, __RC_V *oldp)
 {
-	__RC_V old = __RC_LOAD(&r->refs);
+	__RC_V w = __RC_LOAD(&r->refs), old;
 
 	/*
 	 * For a constant 0 < i < MAX this is atomic_t's try-get, instruction
-	 * for instruction, with a cmp and jle for its test and je after the
-	 * compare-and-swap: "old == 0" before each swap (test, je), then "old
-	 * < 0 or old past MAX - i" as one compare of the sum (cmp,
-	 * jle), and the result is true without testing old again.  0 is a refused try-get;
+	 * for instruction, with a compare for its test before and after the
+	 * compare-and-swap: "count 0 or the hole" before each swap (test of
+	 * the word's low 31 bits, je), then "count < 0 or past MAX - i" as one
+	 * compare of the new word (test, jle for i = 1), and the result is true
+	 * without testing old again.  0 and the hole are a refused try-get;
 	 * after a swap from a bad value the cold path saturates the counter
 	 * (or puts an immortal one back, judged on the swapped value, as the
 	 * kernel's) and reports.  Shapes measured and dropped (lab/bench.md,
@@ -157,25 +175,29 @@ __RC_F(add_not_zero)(__RC_V i, __RC_T *r, __RC_V *oldp)
 	 * cold section.
 	 */
 	if (__builtin_constant_p(i) && i > 0 && i < __RC_MAXV) {
-		__RC_V sum;
+		__RC_V next;
 
 		do {
-			if (__refcount_unlikely(!old)) {
+			if (__refcount_unlikely(__RC_ZERO_OR_HOLE(w))) {
 				if (oldp)
-					*oldp = 0;
+					*oldp = __RC_ENC(w);
 				return false;
 			}
-			sum = __RC_WRAP_ADD(old, i);
-		} while (!__RC_CAS(&r->refs, &old, sum, __ATOMIC_RELAXED));
+			next = __RC_WRAP_SUB(w, i);
+		} while (!__RC_CAS(&r->refs, &w, next, __ATOMIC_RELAXED));
 		if (oldp)
-			*oldp = old;
+			*oldp = __RC_ENC(w);
 		/*
-		 * old != 0 here, so "old < 0 or old past MAX - i" is "sum <=
-		 * i" (a wrapped or still negative sum), tested on the register
-		 * that fed the swap: nothing after the locked instruction
-		 * waits for the value it read, as in atomic_t's loop.
+		 * The count was neither 0 nor MIN, so "old < 0 or old past
+		 * MAX - i" is "next outside [1, MAX - i]", tested on the
+		 * register that fed the swap: nothing after the locked
+		 * instruction waits for the value it read, as in atomic_t's
+		 * loop.  Above MAX - i it can only be for i > 1 (the counts
+		 * MIN + 1 .. MIN + i - 1), so for i = 1 the test is `next <= 0`,
+		 * one compare (test, jle) and no copy of the word in the loop.
 		 */
-		if (__refcount_unlikely(sum <= i)) {
+		if (__refcount_unlikely(next <= 0 ||
+					(i > 1 && next > __RC_MAXV - i))) {
 			__refcount_call_void(
 				__RC_WARN(r, REFCOUNT_ADD_NOT_ZERO_OVF));
 			return __refcount_opaque_true();
@@ -183,13 +205,16 @@ __RC_F(add_not_zero)(__RC_V i, __RC_T *r, __RC_V *oldp)
 		return true;
 	}
 	do {
-		if (!old)
+		if (__RC_ZERO_OR_HOLE(w))
 			break;
-	} while (!__RC_CAS(&r->refs, &old, __RC_WRAP_ADD(old, i),
-			   __ATOMIC_RELAXED));
+	} while (
+		!__RC_CAS(&r->refs, &w, __RC_WRAP_SUB(w, i), __ATOMIC_RELAXED));
 
+	old = __RC_ENC(w);
 	if (oldp)
 		*oldp = old;
+	if (!w)
+		return false; /* the hole: refused, silently */
 	if (__refcount_unlikely(old < 0 || __RC_WRAP_ADD(old, i) < 0))
 		__refcount_call_void(__RC_WARN(r, REFCOUNT_ADD_NOT_ZERO_OVF));
 	return old;
@@ -204,20 +229,28 @@ __RC_F(add_not_zero_acquire)(__RC_V i, __RC_T *r, __RC_V *oldp)
 
 static __refcount_inline void __RC_F(add)(__RC_V i, __RC_T *r, __RC_V *oldp)
 {
-	__RC_V old = __RC_FETCH_ADD(&r->refs, i, __ATOMIC_RELAXED);
+	__RC_V w;
 
+#ifdef __RC_ASM
+	if (__refcount_likely(!oldp && __builtin_constant_p(i) && i > 0 &&
+			      i < __RC_MAXV)) {
+		__refcount_sat_asm_add(i, r);
+		return;
+	}
+#endif
+	w = __RC_FETCH_SUB(&r->refs, i, __ATOMIC_RELAXED);
 	if (oldp)
-		*oldp = old;
+		*oldp = __RC_ENC(w);
 	/*
-	 * For a constant 0 < i < MAX, the three bad cases (old == 0, old < 0,
-	 * old + i past MAX) are together "old outside [1, MAX - i]", one
-	 * unsigned compare of old - 1: lea, cmp, ja instead of test, je, cmp,
-	 * ja.  The cold path then tells them apart.
+	 * For a constant 0 < i < MAX, the bad cases (old == 0, old < 0,
+	 * old + i past MAX) are together "word <= i": one compare of the old
+	 * word (x86's `lock sub; jle` on the new one).  The cold path then
+	 * tells them apart: an add to 0 or to the hole (zeroed memory) is
+	 * ADD_UAF.
 	 */
 	if (__builtin_constant_p(i) && i > 0 && i < __RC_MAXV) {
-		if (__refcount_unlikely((__RC_UV)old - 1u >
-					(__RC_UV)(__RC_MAXV - i - 1))) {
-			if (!old)
+		if (__refcount_unlikely(w <= i)) {
+			if (__RC_ZERO_OR_HOLE(w))
 				__refcount_call_void(
 					__RC_WARN(r, REFCOUNT_ADD_UAF));
 			else
@@ -226,9 +259,10 @@ static __refcount_inline void __RC_F(add)(__RC_V i, __RC_T *r, __RC_V *oldp)
 		}
 		return;
 	}
-	if (__refcount_unlikely(!old))
+	if (__refcount_unlikely(__RC_ZERO_OR_HOLE(w)))
 		__refcount_call_void(__RC_WARN(r, REFCOUNT_ADD_UAF));
-	else if (__refcount_unlikely(old < 0 || __RC_WRAP_ADD(old, i) < 0))
+	else if (__refcount_unlikely(__RC_ENC(w) < 0 ||
+				     __RC_WRAP_ADD(__RC_ENC(w), i) < 0))
 		__refcount_call_void(__RC_WARN(r, REFCOUNT_ADD_OVF));
 }
 
@@ -241,7 +275,7 @@ __RC_F(sub_and_test)(__RC_V i, __RC_T *r, __RC_V *oldp)
 	if (__refcount_likely(!oldp && __builtin_constant_p(i) && i > 0))
 		return __refcount_sat_asm_sub_and_test(i, r);
 #endif
-	old = __RC_FETCH_SUB(&r->refs, i, __ATOMIC_RELEASE);
+	old = __RC_ENC(__RC_FETCH_ADD(&r->refs, i, __ATOMIC_RELEASE));
 
 	if (oldp)
 		*oldp = old;
@@ -249,7 +283,9 @@ __RC_F(sub_and_test)(__RC_V i, __RC_T *r, __RC_V *oldp)
 		__RC_ACQUIRE_AFTER_DEC(r);
 		return true;
 	}
-	if (__refcount_unlikely(old <= 0 || __RC_WRAP_SUB(old, i) < 0))
+	/* The hole (a put on the word 0) moves on silently, as on x86. */
+	if (__refcount_unlikely(old <= 0 || __RC_WRAP_SUB(old, i) < 0) &&
+	    !(old == __RC_MINV && i > 0))
 		__refcount_call_void(__RC_WARN(r, REFCOUNT_SUB_UAF));
 	return false;
 }
@@ -264,11 +300,12 @@ static __refcount_inline void __RC_F(dec)(__RC_T *r, __RC_V *oldp)
 		return;
 	}
 #endif
-	old = __RC_FETCH_SUB(&r->refs, 1, __ATOMIC_RELEASE);
+	old = __RC_ENC(__RC_FETCH_ADD(&r->refs, 1, __ATOMIC_RELEASE));
 
 	if (oldp)
 		*oldp = old;
-	if (__refcount_unlikely(old <= 1))
+	/* The hole (a put on the word 0) moves on silently, as on x86. */
+	if (__refcount_unlikely(old <= 1) && old != __RC_MINV)
 		__refcount_call_void(__RC_WARN(r, REFCOUNT_DEC_LEAK));
 }
 
@@ -280,6 +317,9 @@ static __refcount_inline void __RC_F(dec)(__RC_T *r, __RC_V *oldp)
 #undef __RC_WRAP_ADD
 #undef __RC_MAXV
 #undef __RC_WRAP_SUB
+#undef __RC_MINV
+#undef __RC_ENC
+#undef __RC_ZERO_OR_HOLE
 #undef __RC_T
 #undef __RC_V
 #undef __RC_UV
