@@ -165,14 +165,14 @@ __RC_F(add_not_zero)(__RC_V i, __RC_T *r, __RC_V *oldp)
 	 * without testing old again.  0 and the hole are a refused try-get;
 	 * after a swap from a bad value the cold path saturates the counter
 	 * (or puts an immortal one back, judged on the swapped value, as the
-	 * kernel's) and reports.  Shapes measured and dropped (lab/bench.md,
-	 * "Try-gets"): 0.3's, the range compare and a second zero test after
-	 * the swap (10^6 objects 1.10-1.13x atomic_t); one range compare
-	 * before it (a lea on the way to the locked instruction: 1.02x at one
-	 * thread); both compares before it (one more branch in every retry:
-	 * 1.02x under contention).  The error path returns an opaque true, or
-	 * gcc merges the success path's return with it and moves that to the
-	 * cold section.
+	 * kernel's) and reports.  Shapes measured and dropped (lab/results.md,
+	 * "Measured and not taken"): 0.3's, the range compare and a second
+	 * zero test after the swap (10^6 objects 1.10-1.13x atomic_t); one
+	 * range compare before it (a lea on the way to the locked
+	 * instruction: 1.02x at one thread); both compares before it (one
+	 * more branch in every retry: 1.02x under contention).  The error path
+	 * returns an opaque true, or gcc merges the success path's return with
+	 * it and moves that to the cold section.
 	 */
 	if (__builtin_constant_p(i) && i > 0 && i < __RC_MAXV) {
 		__RC_V next;
