@@ -166,23 +166,23 @@ static void BN(lookup)(void *slot, uint64_t pairs)
 
 #define BENCH_OBJ(base, idx) ((BENCH_T *)((base) + (size_t)(idx)*BENCH_SLOT))
 
-static void BN(objs_getput)(char *base, const uint32_t *order, uint32_t n,
-			    uint32_t passes)
-{
-	for (uint32_t p = 0; p < passes; p++)
-		BENCH_NO_UNROLL
-	for (uint32_t i = 0; i < n; i++)
-		BN(pair)(BENCH_OBJ(base, order[i]));
-}
+/*
+ * The many-objects loops: @passes times, @op on each object of @order.  One
+ * definition for both patterns; a macro, so that @op inlines as in the loops
+ * above.
+ */
+#define BENCH_OBJS_LOOP(name, op)                                              \
+	static void BN(name)(char *base, const uint32_t *order, uint32_t n,    \
+			     uint32_t passes)                                  \
+	{                                                                      \
+		for (uint32_t p = 0; p < passes; p++)                          \
+			BENCH_NO_UNROLL                                        \
+		for (uint32_t i = 0; i < n; i++)                               \
+			op(BENCH_OBJ(base, order[i]));                         \
+	}
 
-static void BN(objs_lookup)(char *base, const uint32_t *order, uint32_t n,
-			    uint32_t passes)
-{
-	for (uint32_t p = 0; p < passes; p++)
-		BENCH_NO_UNROLL
-	for (uint32_t i = 0; i < n; i++)
-		BN(lookup_pair)(BENCH_OBJ(base, order[i]));
-}
+BENCH_OBJS_LOOP(objs_getput, BN(pair))
+BENCH_OBJS_LOOP(objs_lookup, BN(lookup_pair))
 
 /*
  * One misuse on a scratch counter.  ->safe: the counter ended saturated, or
