@@ -9,7 +9,9 @@
  *   BENCH_KIND                 BENCH_ROW_BASELINE, _BREED or _PEER
  *   BENCH_LOOKUP_NOTE          how inc_not_zero is made, or NULL
  *   BENCH_T                    the counter type (fits in BENCH_SLOT bytes)
- *   BENCH_SET(r, v)            store v
+ *   BENCH_SET(r, v)            store v (or, for a counter that stores 0
+ *                              as a dead word: BENCH_DEAD_WORD, that word,
+ *                              BENCH_INIT(r, v) and BENCH_COUNT_T, its type)
  *   BENCH_READ(r)              the value, as long long
  *   BENCH_INC(r)               take a reference
  *   BENCH_DEC_AND_TEST(r)      drop one; true when it was the last
@@ -72,6 +74,23 @@
 #else
 #define BENCH_NO_UNROLL
 #endif
+#endif
+
+#ifdef BENCH_DEAD_WORD
+/*
+ * BENCH_SET of the peers that store a count of 0 as their dead word
+ * (rcuref_t, file_ref_t): BENCH_INIT(r, v) for a count v of type
+ * BENCH_COUNT_T, the word BENCH_DEAD_WORD for 0.
+ */
+static inline void BN(set_or_dead)(BENCH_T *r, BENCH_COUNT_T v)
+{
+	if (v)
+		BENCH_INIT(r, v);
+	else
+		atomic_store_explicit(&r->refcnt, BENCH_DEAD_WORD,
+				      memory_order_relaxed);
+}
+#define BENCH_SET(r, v) BN(set_or_dead)(r, (BENCH_COUNT_T)(v))
 #endif
 
 /*
