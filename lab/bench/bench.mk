@@ -215,41 +215,38 @@ check-bench-lookup: $(LOOKUP_BIN)
 	@echo "check-bench-lookup: lab/bench/lookup-table runs"
 CHECK_TARGETS += check-bench-lookup
 
+# The two side benches, one template: $(call side_bench,VAR,name,target)
+# defines VAR := $(BENCH_DIR)/name, built from lab/bench/name.c (with
+# $(VAR_CFLAGS), if any); `make target` runs it with $(ARGS), and
+# check-target (make check) is a smoke test: --quick runs and prints every
+# figure, each line of $(VAR_LINES) (never checks speed).
+define side_bench
+$(1) := $$(BENCH_DIR)/$(2)
+.PHONY: $(3) check-$(3)
+$$($(1)): lab/bench/$(2).c $$(B)/librefcount.a $$(LIB_HDRS)
+	@mkdir -p $$(@D)
+	$$(CC) $$(ALL_CFLAGS) $(if $($(1)_CFLAGS),$($(1)_CFLAGS) )$$< $$(B)/librefcount.a -o $$@
+$(3): $$($(1))
+	$$($(1)) $$(ARGS)
+check-$(3): $$($(1))
+	$$($(1)) --quick > $$(BENCH_DIR)/$(2).out
+	@for l in $$($(1)_LINES); do \
+		grep -q "$$$$l" $$(BENCH_DIR)/$(2).out || \
+			{ cat $$(BENCH_DIR)/$(2).out; \
+			  echo "check-$(3): no '$$$$l' line"; exit 1; }; done
+	@echo "check-$(3): passed"
+CHECK_TARGETS += check-$(3)
+endef
+
 # --- tracker-bench: the ref_tracker's costs (lab/bench.md, 'tracker-bench')
 
-TRACKER_BENCH := $(BENCH_DIR)/tracker-bench
-.PHONY: tracker-bench check-tracker-bench
-$(TRACKER_BENCH): lab/bench/tracker-bench.c $(B)/librefcount.a $(LIB_HDRS)
-	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -fno-omit-frame-pointer $< $(B)/librefcount.a -o $@
-tracker-bench: $(TRACKER_BENCH)
-	$(TRACKER_BENCH) $(ARGS)
-# Smoke test: --quick runs and prints every figure (never checks speed).
-check-tracker-bench: $(TRACKER_BENCH)
-	$(TRACKER_BENCH) --quick > $(BENCH_DIR)/tracker-bench.out
-	@for l in 'untracked' 'frame-pointer walk' 'backtrace()' \
-		'bytes per live tracked reference' 'stack depot'; do \
-		grep -q "$$l" $(BENCH_DIR)/tracker-bench.out || \
-			{ cat $(BENCH_DIR)/tracker-bench.out; \
-			  echo "check-tracker-bench: no '$$l' line"; exit 1; }; done
-	@echo "check-tracker-bench: passed"
-CHECK_TARGETS += check-tracker-bench
+TRACKER_BENCH_CFLAGS := -fno-omit-frame-pointer
+TRACKER_BENCH_LINES := 'untracked' 'frame-pointer walk' 'backtrace()' \
+	'bytes per live tracked reference' 'stack depot'
+$(eval $(call side_bench,TRACKER_BENCH,tracker-bench,tracker-bench))
 
 # --- percpu-bench: percpu_ref's kill latency and bytes per object
 
-PERCPU_BENCH := $(BENCH_DIR)/percpu-bench
-.PHONY: bench-percpu check-bench-percpu
-$(PERCPU_BENCH): lab/bench/percpu-bench.c $(B)/librefcount.a $(LIB_HDRS)
-	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $< $(B)/librefcount.a -o $@
-bench-percpu: $(PERCPU_BENCH)
-	$(PERCPU_BENCH) $(ARGS)
-# Smoke test: --quick runs and prints every figure (never checks speed).
-check-bench-percpu: $(PERCPU_BENCH)
-	$(PERCPU_BENCH) --quick > $(BENCH_DIR)/percpu-bench.out
-	@for l in 'bytes per object' 'kill latency, idle' 'kill latency, busy'; do \
-		grep -q "$$l" $(BENCH_DIR)/percpu-bench.out || \
-			{ cat $(BENCH_DIR)/percpu-bench.out; \
-			  echo "check-bench-percpu: no '$$l' line"; exit 1; }; done
-	@echo "check-bench-percpu: passed"
-CHECK_TARGETS += check-bench-percpu
+PERCPU_BENCH_LINES := 'bytes per object' 'kill latency, idle' \
+	'kill latency, busy'
+$(eval $(call side_bench,PERCPU_BENCH,percpu-bench,bench-percpu))

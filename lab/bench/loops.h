@@ -9,7 +9,9 @@
  *   BENCH_KIND                 BENCH_ROW_BASELINE, _BREED or _PEER
  *   BENCH_LOOKUP_NOTE          how inc_not_zero is made, or NULL
  *   BENCH_T                    the counter type (fits in BENCH_SLOT bytes)
- *   BENCH_SET(r, v)            store v
+ *   BENCH_SET(r, v)            store v (or, for a counter that stores 0
+ *                              as a dead word: BENCH_DEAD_WORD, that word,
+ *                              BENCH_INIT(r, v) and BENCH_COUNT_T, its type)
  *   BENCH_READ(r)              the value, as long long
  *   BENCH_INC(r)               take a reference
  *   BENCH_DEC_AND_TEST(r)      drop one; true when it was the last
@@ -72,6 +74,23 @@
 #else
 #define BENCH_NO_UNROLL
 #endif
+#endif
+
+#ifdef BENCH_DEAD_WORD
+/*
+ * BENCH_SET of the peers that store a count of 0 as their dead word
+ * (rcuref_t, file_ref_t): BENCH_INIT(r, v) for a count v of type
+ * BENCH_COUNT_T, the word BENCH_DEAD_WORD for 0.
+ */
+static inline void BN(set_or_dead)(BENCH_T *r, BENCH_COUNT_T v)
+{
+	if (v)
+		BENCH_INIT(r, v);
+	else
+		atomic_store_explicit(&r->refcnt, BENCH_DEAD_WORD,
+				      memory_order_relaxed);
+}
+#define BENCH_SET(r, v) BN(set_or_dead)(r, (BENCH_COUNT_T)(v))
 #endif
 
 /*
@@ -166,23 +185,23 @@ static void BN(lookup)(void *slot, uint64_t pairs)
 
 #define BENCH_OBJ(base, idx) ((BENCH_T *)((base) + (size_t)(idx)*BENCH_SLOT))
 
-static void BN(objs_getput)(char *base, const uint32_t *order, uint32_t n,
-			    uint32_t passes)
-{
-	for (uint32_t p = 0; p < passes; p++)
-		BENCH_NO_UNROLL
-	for (uint32_t i = 0; i < n; i++)
-		BN(pair)(BENCH_OBJ(base, order[i]));
-}
+/*
+ * The many-objects loops: @passes times, @op on each object of @order.  One
+ * definition for both patterns; a macro, so that @op inlines as in the loops
+ * above.
+ */
+#define BENCH_OBJS_LOOP(name, op)                                              \
+	static void BN(name)(char *base, const uint32_t *order, uint32_t n,    \
+			     uint32_t passes)                                  \
+	{                                                                      \
+		for (uint32_t p = 0; p < passes; p++)                          \
+			BENCH_NO_UNROLL                                        \
+		for (uint32_t i = 0; i < n; i++)                               \
+			op(BENCH_OBJ(base, order[i]));                         \
+	}
 
-static void BN(objs_lookup)(char *base, const uint32_t *order, uint32_t n,
-			    uint32_t passes)
-{
-	for (uint32_t p = 0; p < passes; p++)
-		BENCH_NO_UNROLL
-	for (uint32_t i = 0; i < n; i++)
-		BN(lookup_pair)(BENCH_OBJ(base, order[i]));
-}
+BENCH_OBJS_LOOP(objs_getput, BN(pair))
+BENCH_OBJS_LOOP(objs_lookup, BN(lookup_pair))
 
 /*
  * One misuse on a scratch counter.  ->safe: the counter ended saturated, or

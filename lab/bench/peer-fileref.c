@@ -11,22 +11,15 @@
 #include <refcount/file_ref.h>
 #include <refcount/report.h>
 
-static inline void file_ref_bench_set(file_ref_t *r, unsigned long v)
-{
-	if (v)
-		file_ref_init(r, v);
-	else
-		atomic_store_explicit(&r->refcnt, __FILE_REF_VAL(FILE_REF_DEAD),
-				      memory_order_relaxed);
-}
-
 #define BENCH_SFX fileref
 #define BENCH_NAME "file_ref"
 #define BENCH_KIND BENCH_ROW_PEER
 #define BENCH_API "file_ref_get, file_ref_put"
 #define BENCH_LOOKUP_NOTE "file_ref: file_ref_get(), one atomic add, no loop"
 #define BENCH_T file_ref_t
-#define BENCH_SET(r, v) file_ref_bench_set(r, (unsigned long)(v))
+#define BENCH_COUNT_T unsigned long
+#define BENCH_INIT(r, v) file_ref_init(r, v)
+#define BENCH_DEAD_WORD __FILE_REF_VAL(FILE_REF_DEAD)
 #define BENCH_READ(r) ((long long)file_ref_read(r))
 #define BENCH_INC(r) ((void)!file_ref_get(r))
 #define BENCH_DEC_AND_TEST(r) file_ref_put(r)

@@ -17,15 +17,6 @@
 #include <refcount/rcuref.h>
 #include <refcount/report.h>
 
-static inline void rcuref_bench_set(rcuref_t *r, unsigned int v)
-{
-	if (v)
-		rcuref_init(r, v);
-	else
-		atomic_store_explicit(&r->refcnt, __RCUREF_VAL(RCUREF_DEAD),
-				      memory_order_relaxed);
-}
-
 #define BENCH_SFX rcuref
 #define BENCH_NAME "rcuref"
 #define BENCH_KIND BENCH_ROW_PEER
@@ -34,7 +25,9 @@ static inline void rcuref_bench_set(rcuref_t *r, unsigned int v)
 #define BENCH_API "rcuref_get, rcuref_put (RCUREF_NO_URCU)"
 #define BENCH_LOOKUP_NOTE "rcuref: rcuref_get(), one atomic add, no loop"
 #define BENCH_T rcuref_t
-#define BENCH_SET(r, v) rcuref_bench_set(r, (unsigned int)(v))
+#define BENCH_COUNT_T unsigned int
+#define BENCH_INIT(r, v) rcuref_init(r, v)
+#define BENCH_DEAD_WORD __RCUREF_VAL(RCUREF_DEAD)
 #define BENCH_READ(r) ((long long)rcuref_read(r))
 #define BENCH_INC(r) ((void)!rcuref_get(r))
 #define BENCH_DEC_AND_TEST(r) rcuref_put(r)

@@ -230,6 +230,26 @@ static void round_label(struct group *g, int r, const char *row)
 			 round, row);
 }
 
+/* A round's start: the cells of its @k slices (row i's at c[i * k + s]). */
+static double *round_start(struct group *g, int r, size_t k)
+{
+	double *c = malloc(k * NR_IMPLS * sizeof(*c));
+
+	if (!c)
+		bench_fail("out of memory for %zu slices", k);
+	round_label(g, r, "(all rows, in slices)");
+	return c;
+}
+
+/* Slice @s of @k done: the bar moves on, and is drawn every @draw slices. */
+static void slice_done(struct bench_progress *p, int r, size_t k, size_t s,
+		       size_t draw)
+{
+	bar.done += (r < 0 ? 1.0 / 8 : 1) * NR_IMPLS / (double)k;
+	if (opt.progress && s % draw == 0)
+		bench_progress_draw(p);
+}
+
 /*
  * The per-slice cycles c[row * k + slice] of a round, as the round's
  * cycles per op (the median over the slices, over @ops per slice) and ratio
@@ -266,13 +286,10 @@ static void timing_round(struct group *g, int r)
 	uint64_t work = r < 0 ? (g->work + 7) / 8 : g->work;
 	uint64_t m = work < TIMING_SLICE ? (work < 2 ? 2 : work) : TIMING_SLICE;
 	size_t k = work / m ? work / m : 1;
-	double *c = malloc(k * NR_IMPLS * sizeof(*c));
+	double *c = round_start(g, r, k);
 	double cpu = clock_s(CLOCK_THREAD_CPUTIME_ID), wall = mono();
 	struct bench_progress p = { 0 };
 
-	if (!c)
-		bench_fail("out of memory for %zu slices", k);
-	round_label(g, r, "(all rows, in slices)");
 	for (size_t s = 0; s < k; s++) {
 		const uint32_t *ord = slice_order();
 
@@ -282,9 +299,7 @@ static void timing_round(struct group *g, int r)
 			c[i * k + s] =
 				(double)impls[i]->timing(shared_slot, m, &p);
 		}
-		bar.done += (r < 0 ? 1.0 / 8 : 1) * NR_IMPLS / (double)k;
-		if (opt.progress && s % 16 == 0)
-			bench_progress_draw(&p);
+		slice_done(&p, r, k, s, 16);
 	}
 	single_cpu_s += clock_s(CLOCK_THREAD_CPUTIME_ID) - cpu;
 	single_wall_s += mono() - wall;
@@ -305,16 +320,13 @@ static void objects_round(struct group *g, int r)
 	uint32_t n = g->objects, work = (uint32_t)(r < 0 ? 1 : g->work);
 	uint32_t per = (n + OBJECTS_SLICE - 1) / OBJECTS_SLICE;
 	size_t k = (size_t)per * work, s = 0;
-	double *c = malloc(k * NR_IMPLS * sizeof(*c));
+	double *c = round_start(g, r, k);
 	double cpu = clock_s(CLOCK_THREAD_CPUTIME_ID), wall = mono();
 	struct bench_progress p = { 0 };
 
-	if (!c)
-		bench_fail("out of memory for %zu slices", k);
 	if (shuffled != n)
 		shuffle(n);
 	shuffled = n;
-	round_label(g, r, "(all rows, in slices)");
 	for (unsigned int i = 0; i < NR_IMPLS; i++) {
 		for (uint32_t j = 0; j < n; j++)
 			impls[i]->init(
@@ -338,10 +350,7 @@ static void objects_round(struct group *g, int r)
 				c[i * k + s] =
 					(double)(bench_now() - t0) * n / len;
 			}
-			bar.done +=
-				(r < 0 ? 1.0 / 8 : 1) * NR_IMPLS / (double)k;
-			if (opt.progress && s % 16 == 0)
-				bench_progress_draw(&p);
+			slice_done(&p, r, k, s, 16);
 		}
 	single_cpu_s += clock_s(CLOCK_THREAD_CPUTIME_ID) - cpu;
 	single_wall_s += mono() - wall;
@@ -360,12 +369,9 @@ static void contention_round(struct group *g, int r)
 	uint64_t work = r < 0 ? (g->work + 7) / 8 : g->work;
 	uint64_t m = work < CONTENTION_SLICE ? work : CONTENTION_SLICE;
 	size_t k = work / m;
-	double *c = malloc(k * NR_IMPLS * sizeof(*c));
+	double *c = round_start(g, r, k);
 	struct bench_progress p = { 0 };
 
-	if (!c)
-		bench_fail("out of memory for %zu slices", k);
-	round_label(g, r, "(all rows, in slices)");
 	for (size_t s = 0; s < k; s++) {
 		const uint32_t *ord = slice_order();
 
@@ -375,9 +381,7 @@ static void contention_round(struct group *g, int r)
 			c[i * k + s] = (double)contend(impls[i], g->threads, m,
 						       g->lookup, NULL);
 		}
-		bar.done += (r < 0 ? 1.0 / 8 : 1) * NR_IMPLS / (double)k;
-		if (opt.progress)
-			bench_progress_draw(&p);
+		slice_done(&p, r, k, s, 1);
 	}
 	sum_slices(g, r, c, k, 2.0 * (double)m * g->threads);
 	free(c);
