@@ -311,20 +311,21 @@ class _Includes:
 
 def _release_gap(fm):
     """A reference count's final put releases the object: a release-like
-    call in the same function, after the put (no function's closing brace
-    at column 0 between them).  A release elsewhere frees something else."""
+    call on it in the same function, after the put (before the function's
+    closing brace at column 0, within 80 lines).  Every line there is read,
+    not only the release-like calls recorded for the field: the first one
+    after a put often frees a member (`dbus_free (s->children)`) and the
+    object's own release comes next.  A release elsewhere frees something
+    else."""
     cache = {}
     lasts = [s for s in fm["sites"] if s["meaning"] == "last"]
     for s in lasts:
-        for r in fm["releases"]:
-            if r["file"] != s["file"] or not 0 <= r["line"] - s["line"] <= 80:
-                continue
-            between = [_line_text(cache, s["file"], n)
-                       for n in range(s["line"] + 1, r["line"])]
-            if not any(t.startswith("}") for t in between) and any(
-                    _releases_object(_line_text(cache, r["file"], r["line"]),
-                                     r["call"], b)
-                    for b in _aliases(cache, s["file"], s["line"], s["base"])):
+        bases = _aliases(cache, s["file"], s["line"], s["base"])
+        for n in range(s["line"] + 1, s["line"] + 81):
+            t = _line_text(cache, s["file"], n)
+            if t.startswith("}"):
+                break
+            if any(_releases_object(t, None, b) for b in bases):
                 return None
     if not lasts:
         return None
@@ -350,13 +351,18 @@ def _aliases(cache, f, line, base):
 
 
 def _releases_object(text, call, base):
-    """The release call frees the object whose count was put: BASE itself is
-    its argument (`free(b)`, `av_free((void *)b)`, `x_destroy(&b)`), or it
-    is the object's own release callback (`b->free(...)`).  A call on a
-    member (`av_buffer_unref(&b->other)`) frees something else."""
+    """TEXT releases the object whose count was put: a release-like call
+    (registry.RELEASE_RE; CALL when given) with BASE itself as its argument
+    (`free(b)`, `av_free((void *)b)`, `x_destroy(&b)`, a callback through a
+    pointer, `(*b->vtable->finalize) (b)`), or the object's own release
+    callback (`b->free(...)`).  A call on a member
+    (`av_buffer_unref(&b->other)`) frees something else."""
     b = re.escape(A.nospace(base))
     t = A.nospace(text)
-    name = re.escape(A.nospace(call).split("(")[0])
+    if call:
+        name = re.escape(A.nospace(call).split("(")[0])
+    else:
+        name = r"\w*(?:%s)\w*\)?" % registry.RELEASE_WORDS
     return bool(re.search(r"%s\((\([\w\s*]+\))?&?%s[,)]" % (name, b), t) or
                 re.search(r"(^|[^\w>.])%s(->|\.)\w+\(" % b, t))
 

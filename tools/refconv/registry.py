@@ -158,7 +158,8 @@ OLDP_TYPES = {
 
 # A call that releases the object after the final put (kernel r1's list,
 # plus userspace names).
-RELEASE_RE = r".*(free|destroy|delete|del|release|dispose|finali[sz]e|unref|cleanup|dealloc).*"
+RELEASE_WORDS = r"free|destroy|delete|del|release|dispose|finali[sz]e|unref|cleanup|dealloc"
+RELEASE_RE = r".*(%s).*" % RELEASE_WORDS
 
 # The library's names the rewrite emits (docs/convert.md, the contract).
 INCLUDE = "#include <refcount/refcount.h>"
