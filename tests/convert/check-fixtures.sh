@@ -53,7 +53,11 @@ mutant kept-refused creation.py 's/if pos in undef or not rs or any(/if any(/' &
 # a counter's member used directly taken as a read
 mutant kept-refused model.py 's/elif ctx == "member":/elif ctx == "member-none":/' &&
 # a get fresh on one path only taken as a get
-mutant kept-refused creation.py 's/s\["from0"\] = s\["from0"\] or "a zeroing/s["x"] = s["from0"] or "a zeroing/' || {
+mutant kept-refused creation.py 's/s\["from0"\] = s\["from0"\] or "a zeroing/s["x"] = s["from0"] or "a zeroing/' &&
+# the release read from the recorded release-like calls only
+mutant release-scan model.py 's/if any(_releases_object(t, None, b) for b in bases):/if False:/' &&
+# a negative sentinel on a signed count accepted
+mutant release-scan model.py 's/if neg and fm.get("scalar") in signed:/if False:/' || {
 	echo "check-convert-fixtures: a kept-value or creation mutant passed" >&2
 	exit 1
 }
@@ -84,5 +88,5 @@ if check_cmd "$work/mutant/refcount-convert" 2>/dev/null; then
 	exit 1
 fi
 echo "check-convert-fixtures: $count fixtures passed; the mutant fails gcc-atomic;" \
-	"the kept-value and creation mutants (6) fail kept-old, kept-refused;" \
+	"the kept-value, creation and release mutants (8) fail kept-old, kept-refused, release-scan;" \
 	"check lists a logged report; its mutant fails"

@@ -15,7 +15,8 @@ def rel(root, f):
 def field_doc(root, fm):
     """One JSON-able document for a candidate field (also what the text
     report prints)."""
-    d = fm["decls"][0] if len(fm["decls"]) == 1 else None
+    keys = {(x["typedefs"][0] if x["typedefs"] else x["struct"]) for x in fm["decls"]}
+    d = fm["decls"][0] if len(fm["decls"]) == 1 or len(keys) == 1 else None
     where = ("%s:%d" % (rel(root, d["file"]), d["line"])) if d else (
         "%s:%d" % (rel(root, fm["sites"][0]["file"]), fm["sites"][0]["line"]))
     st = (d["typedefs"][0] if d and d["typedefs"] else d and d["struct"]) or "?"

@@ -221,13 +221,13 @@ def build(root, work=None, extra=None):
                 if ctx == "aset":
                     where["atomic"] = op.strip()
                 if registry.SENTINEL_RE.match(A.nospace(v)):
-                    fm["sentinels"].append(dict(where, kind="store"))
+                    fm["sentinels"].append(dict(where, kind="store", text=A.nospace(v)))
                 else:
                     fm["sets"].append(where)
             elif ctx == "cmp":
                 nv = A.nospace(v)
                 if op.strip() in ("==", "!=") and registry.SENTINEL_RE.match(nv):
-                    fm["sentinels"].append(dict(where, kind="test"))
+                    fm["sentinels"].append(dict(where, kind="test", text=nv))
                 elif nv == "0" and op.strip() == "==":
                     fm["refused"].append((where, "compared == 0 outside a "
                                           "decrement: 0 is a live state here"))
@@ -478,7 +478,8 @@ def _initialisers(fm, files, typedefs):
 
 def _decide(fm, typedefs, root):
     reasons = []
-    if len(fm["decls"]) > 1 and len({d["type"] for d in fm["decls"]}) == 1:
+    if len(fm["decls"]) > 1 and len({d["type"] for d in fm["decls"]}) == 1 \
+            and len({_key(d) for d in fm["decls"]}) == 1:
         fm["width"] = scan.width(fm["decls"][0]["type"], typedefs, fm["struct_fields"])
         fm["scalar"] = scan.resolve(fm["decls"][0]["type"], typedefs, fm["struct_fields"])
         if not fm["width"]:
@@ -494,8 +495,18 @@ def _decide(fm, typedefs, root):
         if not w:
             reasons.append("no library type of the width of '%s'" %
                            fm["decls"][0]["type"])
-    if not fm["releases"]:
+    if not fm["releases"] and _release_gap(fm) is not None:
         reasons.append("no release-like call after the final decrement")
+    neg = [x for x in fm["sentinels"] if x.get("text") == "-1"] + [
+        x for x in fm["sites"] if x["meaning"] == "read" and x["ctx"] == "cmp"
+        and A.nospace(x.get("const") or "") == "-1"]
+    signed = {t for ts in registry.OLDP_TYPES.values() for t in ts}
+    if neg and fm.get("scalar") in signed:
+        x = neg[0]
+        reasons.append("%s:%d: a negative sentinel (-1) on a signed count: an "
+                       "immortal state a refcount_t's word cannot hold, and "
+                       "static instances the tool cannot see may hold it" %
+                       (os.path.relpath(x["file"], root), x["line"]))
     extra = []
     created = {(c["file"], c["line"], c["col"]) for c in fm["creations"]}
     for s in fm["sites"]:
