@@ -32,7 +32,7 @@ RMW = re.compile(r"(fetch_(add|sub|and|or|xor|nand)|(add|sub|and|or|xor|nand)_"
                  r"__atomic_(add|sub)|xchg|cmpxchg)")
 # inline assembly that is a read-modify-write: its instruction shape
 ASM_RMW = re.compile(r"\block\b|xchg|xadd|ldrex|ldaxr|ldxr|\bcas|amoadd|lwarx|ldarx")
-ATOMIC_WORD = re.compile(r"\b(\w*atomic\w*|\w*ATOMIC\w*|\w*Atomic\w*|__sync_\w+)\b")
+ATOMIC_FAST = re.compile(r"atomic|ATOMIC|Atomic|__sync_")
 STORE = re.compile(r"(store|init)\b")
 LOAD = re.compile(r"load\b")
 _ci = None
@@ -105,13 +105,7 @@ def _spelled_name(ci, loc, cache):
     if not f:
         return ""
     name = ci.conf.lib.clang_getFileName(ci.File(f))
-    if name not in cache:
-        try:
-            with open(name, "rb") as fh:
-                cache[name] = fh.read()
-        except OSError:
-            cache[name] = b""
-    m = re.match(rb"\w+", cache[name][off.value:off.value + 80])
+    m = re.match(rb"\w+", _source(cache, name)[off.value:off.value + 80])
     if m and not re.search(rb"atomic|sync", m.group(0)):
         return ""
     return m.group(0).decode() if m else ""
@@ -194,15 +188,41 @@ def _in_tree(root, c):
     return f is not None and f.name.startswith(root)
 
 
-def scan_tu(root, e):
+# What makes a function worth walking (its spelled text, as bytes): an atomic
+# primitive's name or inline assembly; else a name in the round's WANT set
+# (the wrappers found so far and the macros over them or over a primitive).
+RELEVANT = re.compile(rb"atomic|ATOMIC|Atomic|__sync_|\basm\b|__asm")
+CALLED = re.compile(rb"(\w+)\s*\(")
+# The functions this worker process has walked already (a header's inline
+# function is the same in every unit that includes it).
+_WALKED = set()
+
+
+def _source(cache, name):
+    if name not in cache:
+        try:
+            with open(name, "rb") as fh:
+                cache[name] = fh.read()
+        except OSError:
+            cache[name] = b""
+    return cache[name]
+
+
+def scan_tu(root, e, want=None, only=None):
     """One translation unit's facts: functions (wrapper evidence) and
-    uses (callee or builtin, argument index, path, spelled location)."""
+    uses (callee or builtin, argument index, path, spelled location), and
+    the functions left unwalked with the names their text calls.  Only the
+    functions whose spelled text names an atomic primitive, inline
+    assembly or a WANT name are walked (ONLY: exactly these keys); the
+    others are returned as (key, called names), for a later round to walk
+    when one of those names turns out to be a wrapper.  WANT None: every
+    function."""
     ci = _lib()
     K = ci.CursorKind
     idx = ci.Index.create()
     tu = idx.parse(e["file"] if os.path.isabs(e["file"]) else
                    os.path.join(e["directory"], e["file"]), args=_args(e))
-    cache, fns = {}, {}
+    cache, fns, later = {}, {}, {}
 
     def words(stack):
         """The words of the innermost enclosing node with spelled tokens."""
@@ -258,23 +278,37 @@ def scan_tu(root, e):
         if c.kind != K.FUNCTION_DECL or not c.is_definition() or not _in_tree(root, c):
             continue
         key = (c.spelling, c.location.file.name, c.location.line)
-        if key in fns:
+        if key in fns or key in _WALKED:
             continue
+        if only is not None and key not in only:
+            continue
+        if want is not None and only is None:
+            ext = c.extent
+            text = _source(cache, key[1])[ext.start.offset:ext.end.offset] if (
+                ext.start.file and ext.end.file and
+                ext.start.file.name == ext.end.file.name == key[1]) else b"asm"
+            if not RELEVANT.search(text):
+                called = {w.decode("latin-1") for w in CALLED.findall(text)}
+                if not called & want:
+                    later[key] = called
+                    continue
         params = [a.spelling for a in c.get_arguments()]
         uses = []
         visit(c, c.spelling, params, uses)
         fns[key] = uses
-    return [(k[0], k[1], k[2], u) for k, u in fns.items()]
+        _WALKED.add(key)
+    return [(k[0], k[1], k[2], u) for k, u in fns.items()], later
 
 
 def _worker(job):
-    root, e = job
+    root, e, want, only = job
     t0 = time.time()
     f = os.path.normpath(os.path.join(e["directory"], e["file"]))
     try:
-        return f, scan_tu(root, e), None, time.time() - t0
+        fs, later = scan_tu(root, e, want, only)
+        return f, fs, later, None, time.time() - t0
     except Exception as x:  # noqa: BLE001 - a failing file is skipped
-        return f, [], "%s: %s" % (type(x).__name__, x), time.time() - t0
+        return f, [], {}, "%s: %s" % (type(x).__name__, x), time.time() - t0
 
 
 def _over(defs, names):
@@ -298,14 +332,17 @@ def _over(defs, names):
     return out
 
 
-def _parse(root, entries, jobs, skipped):
-    from multiprocessing import Pool
+def _parse(pool, root, jobs, skipped, later):
+    """JOBS [(entry, want, only)] over the pool: the facts; the functions
+    left unwalked go into LATER {key: (entry, called names)}."""
     facts = []
-    with Pool(jobs) as pool:
-        for f, fs, err, _dt in pool.imap_unordered(_worker, [(root, e) for e in entries]):
-            if err:
-                skipped.append((f, "libclang: " + err))
-            facts.extend(fs)
+    for (f, fs, lt, err, _dt), (e, _w, _o) in zip(pool.imap(_worker, [
+            (root, e, w, o) for e, w, o in jobs]), jobs):
+        if err:
+            skipped.append((f, "libclang: " + err))
+        facts.extend(fs)
+        for k, called in lt.items():
+            later.setdefault(k, (e, called))
     return facts
 
 
@@ -414,19 +451,35 @@ def discover(root, jobs=2, max_bytes=2 << 20):
             words[k] = set(re.findall(r"\w+", text[k]))
         return words[k]
 
-    facts, wraps, done = [], {}, set()
+    # then, inside each unit, only the functions whose spelled text names a
+    # primitive, inline assembly or one of those names are walked; a
+    # function left unwalked is walked in a later round if a name it calls
+    # turns out to be a wrapper (or a macro over one)
+    from multiprocessing import Pool
+    facts, wraps, done, later, walked = [], {}, set(), {}, set()
     names = set()
-    for rnd in range(4):
-        want = _over(defs, names)
-        todo = [e for e in entries if (e["file"], e["directory"]) not in done and
-                (ATOMIC_WORD.search(text[e["file"], e["directory"]]) or
-                 want & unit_words(e))]
-        if not todo:
-            break
-        facts += _parse(root, todo, jobs, skipped)
-        done |= {(e["file"], e["directory"]) for e in todo}
-        wraps = _wrappers(facts)
-        names = set(wraps)
+    with Pool(jobs) as pool:
+        for _rnd in range(8):
+            want = _over(defs, names)
+            wantb = frozenset(want)
+            todo = [(e, wantb, None) for e in entries
+                    if (e["file"], e["directory"]) not in done and
+                    (ATOMIC_FAST.search(text[e["file"], e["directory"]]) or
+                     want & unit_words(e))]
+            again = {}
+            for k, (e, called) in later.items():
+                if k not in walked and called & want:
+                    again.setdefault(id(e), (e, set()))[1].add(k)
+            todo += [(e, None, frozenset(ks)) for e, ks in again.values()]
+            if not todo:
+                break
+            new = _parse(pool, root, todo, skipped, later)
+            facts += new
+            walked |= {(n, f, line) for n, f, line, _u in new} | {
+                k for _e, ks in again.values() for k in ks}
+            done |= {(e["file"], e["directory"]) for e, _w, o in todo if o is None}
+            wraps = _wrappers(facts)
+            names = set(wraps)
     units = len(done)
     fields = {}
     for name, f, line, uses in facts:
