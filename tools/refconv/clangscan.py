@@ -420,6 +420,8 @@ def discover(root, jobs=2, max_bytes=2 << 20):
             continue
         seen.add(f)
         entries.append(e)
+    compiled = len(entries)
+    entries += uncompiled(root, entries, seen)
     skipped, facts = [], []
     gone = [e for e in entries if not os.path.exists(os.path.join(e["directory"], e["file"]))]
     for e in gone:
@@ -511,6 +513,37 @@ def discover(root, jobs=2, max_bytes=2 << 20):
     # a count is changed by arithmetic: fields only swapped, or/and-ed,
     # stored or loaded are not candidates
     fields = {k: v for k, v in fields.items() if "add" in v["kinds"]}
+    borrowed = len([e for e in entries if e.get("borrowed") and
+                    (e["file"], e["directory"]) in done])
     return dict(fields=fields, wrappers=wraps, skipped=skipped,
-                units=units), "libclang on %d of %d units of %s" % (
-                    units, len(entries), os.path.relpath(db, root))
+                units=units), "libclang on %d of %d units of %s%s" % (
+                    units - borrowed, compiled, os.path.relpath(db, root),
+                    ", and on %d of %d sources the build does not compile, with "
+                    "the flags of their nearest compiled neighbour" % (
+                        borrowed, len(entries) - compiled) if borrowed else "")
+
+
+def uncompiled(root, entries, seen):
+    """The tree's .c files the compile database does not name (an option
+    the configuration turned off, a module the build no longer lists):
+    entries that borrow the flags of the compiled unit nearest in the tree
+    (the same directory, else the longest common path)."""
+    from . import scan
+    by_dir = {}
+    for e in entries:
+        f = os.path.realpath(os.path.join(e["directory"], e["file"]))
+        by_dir.setdefault(os.path.dirname(f), e)
+    if not by_dir:
+        return []
+    out = []
+    for f in scan.sources(root):
+        f = os.path.realpath(f)
+        if not f.endswith(".c") or f in seen:
+            continue
+        d = os.path.dirname(f)
+        nbr = by_dir.get(d) or by_dir[max(by_dir, key=lambda x: (
+            len(os.path.commonpath([x, d])), x))]
+        args = _args(nbr)[:-3]
+        out.append(dict(directory=nbr["directory"], file=f, borrowed=True,
+                        arguments=["cc"] + args + ["-c", f]))
+    return out

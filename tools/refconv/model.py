@@ -264,9 +264,10 @@ def build(root, work=None, extra=None):
     # creations through a parameter: proven at every call (calls.cocci)
     fns = creation.param_functions(model["fields"])
     if fns:
-        out = scan.spatch(creation.calls_rules(fns), scan.mentioning(files, fns),
+        named = scan.mentioning(files, fns)  # only these can take an address
+        out = scan.spatch(creation.calls_rules(fns), named,
                           incdirs, mlines, workdir=os.path.join(work, "calls"))
-        creation.prove_params(model["fields"], fns, out, zero, files)
+        creation.prove_params(model["fields"], fns, out, zero, named)
         for fm in model["fields"].values():
             _decide(fm, typedefs, root)
     _skipped_uses(model)
@@ -455,8 +456,12 @@ def _initialisers(fm, files, typedefs):
     if not names:
         return
     pat = re.compile(r"\b(?:%s)\s+\w+(\s*\[[^]]*\])?\s*=\s*\{" % "|".join(names))
+    words = [d["struct"]] if d["struct"] else []
+    words += list(d["typedefs"])
     for f in files:
         text = scan.read(f)
+        if not any(w in text for w in words):  # a cheap test before the regex
+            continue
         for m in pat.finditer(text):
             end = scan._match_brace(text, m.end() - 1)
             body = text[m.end():end]
