@@ -106,6 +106,8 @@ def _compdb(p, d, timeout):
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                universal_newlines=True)
             src = os.path.join(b, "compile_commands.json")
+        elif p.get("make"):
+            return _make_recipe(p["make"], d, b, out, timeout)
         else:
             if os.path.exists(os.path.join(d, "configure")):
                 r = subprocess.run(["./configure"] + p.get("configure", []), cwd=d, timeout=timeout,
@@ -130,14 +132,45 @@ def _compdb(p, d, timeout):
     return out, system
 
 
+def _make_recipe(m, d, b, out, timeout):
+    """A project built by its own make with no configure step (NSS's
+    coreconf), the way its Debian package drives it: M's "real" make runs
+    first (the build's header export, which the compile lines' -I name),
+    then the "dry" one with -nkw, read like any dry run.  {build} in the
+    flags is the build directory, outside the scanned tree."""
+    os.makedirs(b, exist_ok=True)
+    flags = [f.replace("{build}", b) for f in m.get("flags", [])]
+    for args in m.get("real", []):
+        r = subprocess.run(["make"] + args + flags, cwd=d, timeout=timeout,
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                           universal_newlines=True)
+        if r.returncode != 0:
+            return None, "configure failed: make %s: %s" % (
+                " ".join(args), r.stdout.strip()[-200:])
+    r = subprocess.run(["make", "-nkw"] + m["dry"] + flags, cwd=d, timeout=timeout,
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                       universal_newlines=True)
+    cmds = dry_run_commands(r.stdout, d)
+    if not cmds:
+        return None, "make -n gave no compile command"
+    with open(out, "w") as f:
+        json.dump(cmds, f, indent=1)
+    return out, "the project's make: %s, then its dry run" % ", ".join(
+        " ".join(a) for a in m.get("real", []))
+
+
 def dry_run_commands(text, top):
     """compile_commands entries from `make -nkw` output: every line with a
     C compiler, -c and a .c file, in the directory make says it entered."""
-    cwd, out = top, []
+    cwd, out, stack = top, [], []
     for line in text.splitlines():
-        m = re.match(r"make(?:\[\d+\])?: Entering directory '(.*)'", line)
+        m = re.match(r"make(?:\[\d+\])?: (Entering|Leaving) directory '(.*)'", line)
         if m:
-            cwd = m.group(1)
+            if m.group(1) == "Entering":
+                stack.append(cwd)
+                cwd = m.group(2)
+            elif stack:
+                cwd = stack.pop()  # back where the parent make runs
             continue
         # automake's `test -f 'x.c' || echo './'`x.c
         line = re.sub(r"`test -f '[^']*' \|\| echo '[^']*'`", "", line)
@@ -226,10 +259,11 @@ def score(p, doc, al, mutant=None):
     found, missed, true_cands, unsafe = 0, [], set(), []
     for t in p["counts"]:
         hits = [c for n in names(t["field"], al) for c in by_name.get(n, [])]
-        if shared[t["field"]] > 1 and t["field"].split(".")[0] != "nssDeviceBase":
-            # one typedef name in several files: the declaration decides
-            hits = [c for c in hits if c["where"].split(":")[0] ==
-                    t["declared"].split(":")[0]]
+        if shared[t["field"]] > 1:
+            # one name in several files: the declaration decides (the truth's
+            # paths are the project's own, the tree may hold it one level down)
+            hits = [c for c in hits if ("/" + c["where"].split(":")[0]).endswith(
+                "/" + t["declared"].split(":")[0])]
         if hits:
             found += 1
             true_cands.update(id(c) for c in hits)

@@ -165,18 +165,15 @@ def build(root, work=None, extra=None):
     model["zero"] = zero
     cache = {}
     seen_by = _Includes(files)
+    resolved = _resolve_untyped(root, seen, rows + facts, keys, utypes, struct_fields,
+                                typedefs, seen_by)
 
     def mine(st, field, f, line, col):
-        """A use of FIELD at this position belongs to key ST: spatch typed
-        it so, or, untyped, ST's declaration is visible in that file (the
-        struct must be complete where `->field` compiles)."""
         if not st:
             return True
         u = _canon(utypes.get((f, int(line), int(col))), field, struct_fields, typedefs)
-        if u is not None:
-            return u == st
-        homes = {d["file"] for d in struct_fields.get(field, []) if _key(d) == st}
-        return not homes or any(seen_by.sees(f, h) for h in homes)
+        return _attributed(st, field, f, u, resolved.get((
+            os.path.realpath(f), int(line), field)), struct_fields, typedefs, seen_by)
 
     for st, field in keys:
         decls = [d for d in struct_fields.get(field, [])
@@ -272,6 +269,41 @@ def build(root, work=None, extra=None):
             _decide(fm, typedefs, root)
     _skipped_uses(model)
     return model
+
+
+def _attributed(st, field, f, typed, recs, struct_fields, typedefs, seen_by):
+    """A use of FIELD in file F belongs to key ST: spatch typed it so
+    (TYPED); untyped, the compiler resolved its struct so (RECS); else ST's
+    declaration is visible in F and no other struct's that declares FIELD
+    is.  A use is attributed by its type, never by the name alone."""
+    if typed is not None:
+        return typed == st
+    if recs:
+        return any(_canon(r, field, struct_fields, typedefs) == st for r in recs)
+    homes = {d["file"] for d in struct_fields.get(field, []) if _key(d) == st}
+    others = {d["file"] for d in struct_fields.get(field, []) if _key(d) != st}
+    return not homes or (any(seen_by.sees(f, h) for h in homes) and
+                         not any(seen_by.sees(f, h) for h in others))
+
+
+def _resolve_untyped(root, seen, rows, keys, utypes, struct_fields, typedefs, seen_by):
+    """The uses spatch could not type (`G_OBJECT (x)->ref_count`) of a field
+    several visible structs declare, resolved by the compiler when there is
+    a compile database: {(file, line, field): {struct}}."""
+    if not seen:
+        return {}
+    from . import clangscan
+    names = {f for _st, f in keys}
+    wanted = {}
+    for r in rows:
+        field, f, line, col = r[3], r[6], r[7], r[8]
+        if field not in names or not f.endswith(".c") or _canon(
+                utypes.get((f, int(line), int(col))), field, struct_fields, typedefs):
+            continue
+        decls = {(_key(d), d["file"]) for d in struct_fields.get(field, [])}
+        if sum(1 for _k, h in decls if seen_by.sees(f, h)) > 1:
+            wanted.setdefault(f, set()).add((int(line), field))
+    return clangscan.member_records(root, wanted)
 
 
 class _Includes:
