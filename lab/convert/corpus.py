@@ -115,15 +115,7 @@ def _compdb(p, d, timeout):
                                    universal_newlines=True)
                 if r.returncode != 0:
                     return None, "configure failed: " + r.stdout.strip()[-200:]
-            r = subprocess.run(["make", "-nkw"], cwd=d, timeout=timeout,
-                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                               universal_newlines=True)
-            cmds = dry_run_commands(r.stdout, d)
-            if not cmds:
-                return None, "make -n gave no compile command"
-            with open(out, "w") as f:
-                json.dump(cmds, f, indent=1)
-            return out, "make -n"
+            return _dry_run([], d, out, timeout, "make -n")
     except (OSError, subprocess.TimeoutExpired) as e:
         return None, "configure failed: %s" % e
     if r.returncode != 0 or not os.path.exists(src):
@@ -147,7 +139,14 @@ def _make_recipe(m, d, b, out, timeout):
         if r.returncode != 0:
             return None, "configure failed: make %s: %s" % (
                 " ".join(args), r.stdout.strip()[-200:])
-    r = subprocess.run(["make", "-nkw"] + m["dry"] + flags, cwd=d, timeout=timeout,
+    return _dry_run(m["dry"] + flags, d, out, timeout,
+                    "the project's make: %s, then its dry run" % ", ".join(
+                        " ".join(a) for a in m.get("real", [])))
+
+
+def _dry_run(args, d, out, timeout, note):
+    """compile_commands.json at OUT from `make -nkw ARGS` in D."""
+    r = subprocess.run(["make", "-nkw"] + args, cwd=d, timeout=timeout,
                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                        universal_newlines=True)
     cmds = dry_run_commands(r.stdout, d)
@@ -155,8 +154,7 @@ def _make_recipe(m, d, b, out, timeout):
         return None, "make -n gave no compile command"
     with open(out, "w") as f:
         json.dump(cmds, f, indent=1)
-    return out, "the project's make: %s, then its dry run" % ", ".join(
-        " ".join(a) for a in m.get("real", []))
+    return out, note
 
 
 def dry_run_commands(text, top):
