@@ -9,6 +9,8 @@
   walked in the round after those are known to be wrappers;
 - holder.c and client.c: each file's own `struct client` is a field of its
   own (two declarations, one name);
+- packed.c: a bitfield count in a word a compare-and-swap loop updates
+  through a union (the field changed by += on the union's local copy);
 - optional/esd.c, which the compile database does not name: read with the
   flags of its compiled neighbour optional/base.c;
 - attrib/: a read through a checked-cast macro (`AS_OBJ (p)->ref_count`)
@@ -17,7 +19,8 @@
 
 --mutant NAME makes it fail: by-name (every struct declaring the name),
 no-revisit (a function skipped once is never walked), no-uncompiled (only
-the compile database's units), merge (fields keyed by name alone),
+the compile database's units), no-packed (the compare-and-swap of a union
+word not read through), merge (fields keyed by name alone),
 attrib-by-name (an untyped use goes to every struct whose declaration the
 file sees)."""
 
@@ -30,7 +33,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)), "tools"))
 from refconv import cli, clangscan, model  # noqa: E402
 
-MUTANTS = ("by-name", "no-revisit", "no-uncompiled", "merge", "attrib-by-name")
+MUTANTS = ("by-name", "no-revisit", "no-uncompiled", "no-packed", "merge",
+           "attrib-by-name")
 
 
 def _db(work, units):
@@ -50,6 +54,8 @@ def mutate(mutant):
             later.clear()
             return out
         clangscan._parse = forgetful
+    elif mutant == "no-packed":
+        clangscan._copy_member = lambda ci, lhs: None
     elif mutant == "no-uncompiled":
         clangscan.uncompiled = lambda root, entries, seen: []
     elif mutant == "attrib-by-name":
@@ -63,6 +69,7 @@ def discovery(work, mutant):
     shutil.copytree(os.path.join(HERE, "compiler"), work,
                     ignore=shutil.ignore_patterns("attrib"))
     _db(work, [("count.c", []), ("wrap.c", []), ("holder.c", []), ("client.c", []),
+               ("packed.c", []),
                ("optional/base.c", ["-DWITH_OPTIONAL", "-I.."])])
     res, note = clangscan.discover(work)
     if res is None:
@@ -73,9 +80,10 @@ def discovery(work, mutant):
     found = {f.get("name", k) for k, f in fields.items()}
     if mutant == "by-name":  # attribution by name: every struct declaring the name
         found |= {"other.ref"} if "obj.ref" in found else set()
-    want = {"obj.ref", "pool.users", "holder.refs", "client.ref", "esd.ref"}
+    want = {"obj.ref", "pool.users", "holder.refs", "client.ref", "esd.ref",
+            "closure.ref_count"}
     bad = ["missed " + x for x in sorted(want - found)]
-    bad += ["not a count: " + x for x in sorted(found & {"other.ref"})]
+    bad += ["not a count: " + x for x in sorted(found & {"other.ref", "closure.flags"})]
     clients = {os.path.basename(f["where"].split(":")[0]) for f in fields.values()
                if f.get("name") == "client.ref"}
     if clients != {"holder.c", "client.c"}:

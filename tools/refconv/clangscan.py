@@ -178,6 +178,47 @@ def _path(ci, c, params):
     return ("field",) + field if field else None
 
 
+def _union_of(ci, arg):
+    """The canonical type of the union whose member's address ARG takes
+    (`&u->word`), or None."""
+    c = _strip(ci, arg)
+    kids = list(c.get_children()) if c.kind == ci.CursorKind.UNARY_OPERATOR else []
+    m = _strip(ci, kids[0]) if kids else None
+    if m is None or m.kind != ci.CursorKind.MEMBER_REF_EXPR or m.referenced is None:
+        return None
+    rec = m.referenced.semantic_parent
+    if rec is None or rec.kind != ci.CursorKind.UNION_DECL:
+        return None
+    return rec.type.get_canonical().spelling
+
+
+def _copy_member(ci, lhs):
+    """For `tmp.s.f` where tmp is a local variable of a union type: (that
+    union's canonical type, field tuple of f as _path gives it), else None."""
+    K = ci.CursorKind
+    c = _strip(ci, lhs)
+    if c.kind != K.MEMBER_REF_EXPR or c.referenced is None or \
+            c.referenced.kind != K.FIELD_DECL:
+        return None
+    top, base = c.referenced, c
+    while base.kind == K.MEMBER_REF_EXPR:
+        kids = list(base.get_children())
+        if not kids:
+            return None
+        base = _strip(ci, kids[0])
+    if base.kind != K.DECL_REF_EXPR or base is c:
+        return None
+    t = base.type.get_canonical()
+    d = t.get_declaration() if t.kind == ci.TypeKind.RECORD else None
+    if d is None or d.kind != K.UNION_DECL:
+        return None
+    rec = top.semantic_parent
+    name = re.sub(r"^(struct|union) ", "", rec.spelling or rec.type.spelling)
+    loc = top.location
+    return t.spelling, (False, name, top.spelling, "%s:%d" % (
+        os.path.realpath(loc.file.name) if loc.file else "?", loc.line))
+
+
 def _where(c):
     loc = c.location
     return "%s:%d" % (os.path.realpath(loc.file.name) if loc.file else "?", loc.line)
@@ -223,6 +264,7 @@ def scan_tu(root, e, want=None, only=None):
     tu = idx.parse(e["file"] if os.path.isabs(e["file"]) else
                    os.path.join(e["directory"], e["file"]), args=_args(e))
     cache, fns, later = {}, {}, {}
+    packed = dict(cas=set(), changes=[])
 
     def words(stack):
         """The words of the innermost enclosing node with spelled tokens."""
@@ -250,6 +292,13 @@ def scan_tu(root, e, want=None, only=None):
                     p = _path(ci, a, params)
                     if p:
                         uses.append((op, i, p, _where(ch)))
+                if op.startswith("@") and kind_of(op) == "swap" and args:
+                    packed["cas"].add(_union_of(ci, args[0]))
+            elif k == K.COMPOUND_ASSIGNMENT_OPERATOR:
+                kids = list(ch.get_children())
+                f = _copy_member(ci, kids[0]) if kids else None
+                if f:
+                    packed["changes"].append(f + (_where(ch),))
             elif k == K.UNEXPOSED_EXPR:
                 kids = list(ch.get_children())
                 if len(kids) >= 2 and kids[0].type.kind == ci.TypeKind.POINTER:
@@ -262,6 +311,10 @@ def scan_tu(root, e, want=None, only=None):
                         p = _path(ci, kids[0], params)
                         if p:
                             uses.append(("@" + name, 0, p, _where(ch)))
+                        # a compare-and-swap: named so, or the builtin's
+                        # shape (pointer, expected, desired, weak, orders)
+                        if kind_of("@" + name) == "swap" or len(kids) >= 5:
+                            packed["cas"].add(_union_of(ci, kids[0]))
             elif k == K.ASM_STMT:
                 text = " ".join(t.spelling for t in ch.get_tokens()
                                 if t.spelling.startswith('"'))
@@ -293,8 +346,16 @@ def scan_tu(root, e, want=None, only=None):
                     later[key] = called
                     continue
         params = [a.spelling for a in c.get_arguments()]
-        uses = []
+        uses, packed = [], dict(cas=set(), changes=[])
         visit(c, c.spelling, params, uses)
+        # a member packed in a word that a compare-and-swap loop updates:
+        # the word is a union's member, the new value a local copy of that
+        # union whose member's field is changed by += / -= (glib's
+        # GClosure bitfields): that field is changed by an atomic
+        # read-modify-write, keyed by the struct declaring it
+        for union, field, at in packed["changes"]:
+            if union in packed["cas"]:
+                uses.append(("@cas-packed-add", 0, ("field",) + field, at))
         fns[key] = uses
         _WALKED.add(key)
     return [(k[0], k[1], k[2], u) for k, u in fns.items()], later
