@@ -11,6 +11,9 @@ for autotools and plain make), then `refcount-convert report
 
   found     true counts with a candidate keyed to their Struct.field
             (struct tag or typedef name)
+  time, cpu the report's wall time, and the CPU time of it and its workers
+            (the machine may be shared: CPU / 2 is the time on two idle
+            cores; neither is a pass/fail target, timing is not a test)
   traps     candidates marked convert that are not true counts
   unsafe    true counts marked convert although a plain refcount_t would
             break them (sentinel, revival from 0, bitfield: convert_safe)
@@ -186,23 +189,37 @@ def dry_run_commands(text, top):
 
 
 def report(d, timeout):
-    """The tool's JSON report on tree D: (doc or None, error, seconds)."""
-    t0 = time.time()
+    """The tool's JSON report on tree D: (doc or None, error, seconds, cpu
+    seconds).  The report runs in its own process group: on a timeout the
+    whole group (its workers, its spatch runs) is killed, nothing is left
+    running.  CPU: user + system of the report and every process it
+    waited for (on a shared machine, wall time is an upper bound and CPU
+    / 2 the time on two idle cores)."""
+    import resource
+    import signal
+
+    def cpu():
+        r = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return r.ru_utime + r.ru_stime
+    t0, c0 = time.time(), cpu()
+    pr = subprocess.Popen([sys.executable, TOOL, "report", "--format=json", d],
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          universal_newlines=True, errors="surrogateescape",
+                          start_new_session=True)
     try:
-        r = subprocess.run([sys.executable, TOOL, "report", "--format=json", d],
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                           universal_newlines=True, timeout=timeout,
-                           errors="surrogateescape")
+        out, err = pr.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
-        return None, "report timed out after %d s" % timeout, time.time() - t0
-    dt = time.time() - t0
-    if r.returncode != 0:
-        tail = (r.stderr.strip().splitlines() or ["?"])[-1]
-        return None, "report exit %d: %s" % (r.returncode, tail[:200]), dt
+        os.killpg(pr.pid, signal.SIGKILL)
+        pr.communicate()
+        return None, "report timed out after %d s" % timeout, time.time() - t0, cpu() - c0
+    dt, dc = time.time() - t0, cpu() - c0
+    if pr.returncode != 0:
+        tail = (err.strip().splitlines() or ["?"])[-1]
+        return None, "report exit %d: %s" % (pr.returncode, tail[:200]), dt, dc
     try:
-        return json.loads(r.stdout), None, dt
+        return json.loads(out), None, dt, dc
     except ValueError as e:
-        return None, "report is not JSON: %s" % e, dt
+        return None, "report is not JSON: %s" % e, dt, dc
 
 
 TYPEDEF_RE = re.compile(r"typedef\s+struct\s+(\w+)\s+(\w+)\s*;")
@@ -285,12 +302,12 @@ def score(p, doc, al, mutant=None):
                 candidates=len(cands), kinds=kinds, discovery=doc.get("discovery"))
 
 
-def row(name, held, s, dt, err):
+def row(name, held, s, dt, dc, err):
     if err:
         return "%-11s %-8s %s (%.1f s)" % (name, "held-out" if held else "tuned", err, dt)
-    return "%-11s %-8s %3d/%-3d %5d %6d %5d %7d %6.1f s  %s" % (
+    return "%-11s %-8s %3d/%-3d %5d %6d %5d %7d %6.1f s %6.1f s  %s" % (
         name, "held-out" if held else "tuned", s["found"], s["true"], len(s["traps"]),
-        len(s["unsafe"]), len(s["wrong"]), len(s["skipped"]), dt,
+        len(s["unsafe"]), len(s["wrong"]), len(s["skipped"]), dt, dc,
         s["discovery"] or "")
 
 
@@ -316,7 +333,7 @@ def main(argv):
         name = p["project"]
         log("%s: fetch" % name)
         d, err = fetch(p, srcdir)
-        s, dt = None, 0.0
+        s, dt, dc = None, 0.0, 0.0
         if d and a.compdb:
             db, note = compdb(p, d, a.timeout)
             log("%s: compile database: %s" % (name, note))
@@ -324,20 +341,20 @@ def main(argv):
         if d and a.reuse and os.path.exists(saved):
             log("%s: the saved report %s" % (name, saved))
             doc = json.load(open(saved))
-            err, dt = None, doc.get("seconds", 0.0)
+            err, dt, dc = None, doc.get("seconds", 0.0), doc.get("cpu", 0.0)
         elif d:
             log("%s: report" % name)
-            doc, err, dt = report(d, a.timeout)
+            doc, err, dt, dc = report(d, a.timeout)
             if doc is not None:
                 os.makedirs(os.path.dirname(saved), exist_ok=True)
                 with open(saved, "w") as f:
-                    json.dump(dict(doc, seconds=round(dt, 1)), f)
+                    json.dump(dict(doc, seconds=round(dt, 1), cpu=round(dc, 1)), f)
         if d:
             if doc is not None:
                 s = score(p, doc, aliases(d), a.mutant)
         scores[name] = dict(held_out=p["held_out"], error=err, seconds=round(dt, 1),
-                            **(s or {}))
-        rows.append(row(name, p["held_out"], s, dt, err))
+                            cpu=round(dc, 1), **(s or {}))
+        rows.append(row(name, p["held_out"], s, dt, dc, err))
         log(rows[-1])
         t = totals.setdefault("held-out" if p["held_out"] else "tuned", dict(
             found=0, true=0, traps=0, unsafe=0, wrong=0, skipped=0, failed=0, seconds=0.0))
@@ -349,9 +366,9 @@ def main(argv):
             t["found"] += s["found"]
         else:
             t["failed"] += 1
-    print("%-11s %-8s %-7s %5s %6s %5s %7s %8s  %s" % (
+    print("%-11s %-8s %-7s %5s %6s %5s %7s %8s %8s  %s" % (
         "project", "set", "found", "traps", "unsafe", "wrong", "skipped", "time",
-        "discovery"))
+        "cpu", "discovery"))
     for r in rows:
         print(r)
     for name, s in scores.items():
