@@ -18,7 +18,8 @@ for autotools and plain make), then `refcount-convert report
   unsafe    true counts marked convert although a plain refcount_t would
             break them (sentinel, revival from 0, bitfield: convert_safe)
   wrong     (candidate, site) pairs whose site is a use of another
-            struct's same-named field (the truth's foreign_sites)
+            struct's same-named field (the truth's foreign_sites; a site
+            whose owner the truth names is wrong only on other candidates)
   skipped   files the tool skipped (failed or timed out) and said so
 
 A project that cannot be fetched, configured or reported is a row saying
@@ -290,10 +291,12 @@ def score(p, doc, al, mutant=None):
     traps = sorted({c["field"] for c in cands
                     if c["decision"] == "convert" and id(c) not in true_cands})
     foreign = set(p.get("foreign_sites", []))
+    owner = p.get("foreign_owners", {})
     wrong = []
     for c in cands:
         sites = [o["at"] for o in c.get("operations", [])] + list(c.get("reads", []))
-        wrong += [(c["field"], s) for s in sites if s in foreign]
+        wrong += [(c["field"], s) for s in sites if s in foreign and
+                  owner.get(s) not in names(c["field"], al)]
     kinds = {}
     for c in cands:
         kinds[c.get("kind", "-")] = kinds.get(c.get("kind", "-"), 0) + 1
