@@ -368,6 +368,29 @@ def _release_gap(fm):
                               lasts[0]["line"])
 
 
+def _revived(fm):
+    """An increment of the same object's count after its final put, in the
+    function of that put (`if (dec_and_test(&s->ref)) { inc(&s->ref);
+    s->dispose(s); ...`): the count is revived from 0, which a refcount_t
+    reports as a use after free and saturates."""
+    cache = {}
+    for s in fm["sites"]:
+        if s["meaning"] != "last":
+            continue
+        for i in fm["sites"]:
+            if i["step"] != +1 or i["file"] != s["file"] or i["line"] <= s["line"] or \
+                    A.nospace(i["base"]) != A.nospace(s["base"]):
+                continue
+            if any(_line_text(cache, s["file"], n).startswith("}")
+                   for n in range(s["line"] + 1, i["line"])):
+                continue
+            return "%s:%d: incremented after its final put at line %d, in the same " \
+                "function: revived from 0, which a refcount_t reports as a use " \
+                "after free" % (os.path.relpath(i["file"], fm.get("root", "/")),
+                                i["line"], s["line"])
+    return None
+
+
 def _aliases(cache, f, line, base):
     """BASE and what it was assigned from in the lines of its function
     before LINE (`T *r = (T *)(_r);`: _r is the same object)."""
@@ -544,6 +567,9 @@ def _decide(fm, typedefs, root):
                        "immortal state a refcount_t's word cannot hold, and "
                        "static instances the tool cannot see may hold it" %
                        (os.path.relpath(x["file"], root), x["line"]))
+    revived = _revived(fm)
+    if revived:
+        reasons.append(revived)
     extra = []
     created = {(c["file"], c["line"], c["col"]) for c in fm["creations"]}
     for s in fm["sites"]:
