@@ -141,15 +141,17 @@ def _path(ci, c, params):
             elif inner.kind == ci.TypeKind.POINTER:
                 c = _strip(ci, kids[0])  # *pointer: the pointer's lvalue
                 if c.kind == K.DECL_REF_EXPR and c.spelling in params:
-                    return ("param", params.index(c.spelling), [])
+                    return ("param", params.index(c.spelling), [], True)
                 return None
     members = []
-    top = None
+    top = outer = None
     while c.kind == K.MEMBER_REF_EXPR:
         members.insert(0, c.spelling)
         ref = c.referenced
         if top is None and ref is not None and ref.kind == K.FIELD_DECL:
             top = ref  # the member whose address is taken
+        if ref is not None and ref.kind == K.FIELD_DECL:
+            outer = ref  # the first member below the base
         kids = list(c.get_children())
         if not kids:
             break
@@ -174,7 +176,12 @@ def _path(ci, c, params):
     if c.kind == K.DECL_REF_EXPR and c.spelling in params:
         # a parameter's lvalue (wrapper evidence); `&p->f` is also a use of
         # the field f of p's struct
-        return ("param", params.index(c.spelling), members) + (field or ())
+        # whether the struct the parameter reaches is a one-member type
+        # (pa_atomic_t): a wrapper into a struct of several members is an
+        # object's own function (g_object_ref), never a field's operation
+        one = outer is None or len([x for x in outer.semantic_parent.get_children()
+                                    if x.kind == K.FIELD_DECL]) == 1
+        return ("param", params.index(c.spelling), members, one) + (field or ())
     return ("field",) + field if field else None
 
 
@@ -436,6 +443,11 @@ def _wrappers(facts):
                         key = (p[1], tuple(p[2]) + q)
                         if len(key[1]) > 3:  # a recursive walk, not a wrapper
                             continue
+                        if p[2] and not p[3]:
+                            # into a struct of several members: a field site
+                            # counts a wrapper's inner member only through a
+                            # one-member type, so this is no field's wrapper
+                            continue
                         cur = wraps.setdefault(name, {})
                         if key not in cur or (cur[key] != "add" and k == "add"):
                             cur[key] = k
@@ -547,7 +559,7 @@ def discover(root, jobs=2, max_bytes=2 << 20):
     fields, first = {}, {}
     for name, f, line, uses in facts:
         for op, i, p, at in uses:
-            if p[0] == "param" and len(p) == 3:
+            if p[0] == "param" and len(p) == 4:
                 continue
             single, rec, fld, decl = p[-4:]
             kinds = set()
