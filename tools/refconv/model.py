@@ -292,7 +292,7 @@ def _resolve_untyped(root, seen, rows, keys, utypes, struct_fields, typedefs, se
     a compile database: {(file, line, field): {struct}}."""
     if not seen:
         return {}
-    from . import clangscan
+    from . import clangattr
     names = {f for _st, f in keys}
     wanted = {}
     for r in rows:
@@ -303,7 +303,7 @@ def _resolve_untyped(root, seen, rows, keys, utypes, struct_fields, typedefs, se
         decls = {(_key(d), d["file"]) for d in struct_fields.get(field, [])}
         if sum(1 for _k, h in decls if seen_by.sees(f, h)) > 1:
             wanted.setdefault(f, set()).add((int(line), field))
-    return clangscan.member_records(root, wanted)
+    return clangattr.member_records(root, wanted)
 
 
 class _Includes:
