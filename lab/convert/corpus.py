@@ -11,11 +11,15 @@ for autotools and plain make), then `refcount-convert report
 
   found     true counts with a candidate keyed to their Struct.field
             (struct tag or typedef name)
+  time, cpu the report's wall time, and the CPU time of it and its workers
+            (the machine may be shared: CPU / 2 is the time on two idle
+            cores; neither is a pass/fail target, timing is not a test)
   traps     candidates marked convert that are not true counts
   unsafe    true counts marked convert although a plain refcount_t would
             break them (sentinel, revival from 0, bitfield: convert_safe)
   wrong     (candidate, site) pairs whose site is a use of another
-            struct's same-named field (the truth's foreign_sites)
+            struct's same-named field (the truth's foreign_sites; a site
+            whose owner the truth names is wrong only on other candidates)
   skipped   files the tool skipped (failed or timed out) and said so
 
 A project that cannot be fetched, configured or reported is a row saying
@@ -106,6 +110,8 @@ def _compdb(p, d, timeout):
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                universal_newlines=True)
             src = os.path.join(b, "compile_commands.json")
+        elif p.get("make"):
+            return _make_recipe(p["make"], d, b, out, timeout)
         else:
             if os.path.exists(os.path.join(d, "configure")):
                 r = subprocess.run(["./configure"] + p.get("configure", []), cwd=d, timeout=timeout,
@@ -113,15 +119,7 @@ def _compdb(p, d, timeout):
                                    universal_newlines=True)
                 if r.returncode != 0:
                     return None, "configure failed: " + r.stdout.strip()[-200:]
-            r = subprocess.run(["make", "-nkw"], cwd=d, timeout=timeout,
-                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                               universal_newlines=True)
-            cmds = dry_run_commands(r.stdout, d)
-            if not cmds:
-                return None, "make -n gave no compile command"
-            with open(out, "w") as f:
-                json.dump(cmds, f, indent=1)
-            return out, "make -n"
+            return _dry_run([], d, out, timeout, "make -n")
     except (OSError, subprocess.TimeoutExpired) as e:
         return None, "configure failed: %s" % e
     if r.returncode != 0 or not os.path.exists(src):
@@ -130,14 +128,51 @@ def _compdb(p, d, timeout):
     return out, system
 
 
+def _make_recipe(m, d, b, out, timeout):
+    """A project built by its own make with no configure step (NSS's
+    coreconf), the way its Debian package drives it: M's "real" make runs
+    first (the build's header export, which the compile lines' -I name),
+    then the "dry" one with -nkw, read like any dry run.  {build} in the
+    flags is the build directory, outside the scanned tree."""
+    os.makedirs(b, exist_ok=True)
+    flags = [f.replace("{build}", b) for f in m.get("flags", [])]
+    for args in m.get("real", []):
+        r = subprocess.run(["make"] + args + flags, cwd=d, timeout=timeout,
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                           universal_newlines=True)
+        if r.returncode != 0:
+            return None, "configure failed: make %s: %s" % (
+                " ".join(args), r.stdout.strip()[-200:])
+    return _dry_run(m["dry"] + flags, d, out, timeout,
+                    "the project's make: %s, then its dry run" % ", ".join(
+                        " ".join(a) for a in m.get("real", [])))
+
+
+def _dry_run(args, d, out, timeout, note):
+    """compile_commands.json at OUT from `make -nkw ARGS` in D."""
+    r = subprocess.run(["make", "-nkw"] + args, cwd=d, timeout=timeout,
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                       universal_newlines=True)
+    cmds = dry_run_commands(r.stdout, d)
+    if not cmds:
+        return None, "make -n gave no compile command"
+    with open(out, "w") as f:
+        json.dump(cmds, f, indent=1)
+    return out, note
+
+
 def dry_run_commands(text, top):
     """compile_commands entries from `make -nkw` output: every line with a
     C compiler, -c and a .c file, in the directory make says it entered."""
-    cwd, out = top, []
+    cwd, out, stack = top, [], []
     for line in text.splitlines():
-        m = re.match(r"make(?:\[\d+\])?: Entering directory '(.*)'", line)
+        m = re.match(r"make(?:\[\d+\])?: (Entering|Leaving) directory '(.*)'", line)
         if m:
-            cwd = m.group(1)
+            if m.group(1) == "Entering":
+                stack.append(cwd)
+                cwd = m.group(2)
+            elif stack:
+                cwd = stack.pop()  # back where the parent make runs
             continue
         # automake's `test -f 'x.c' || echo './'`x.c
         line = re.sub(r"`test -f '[^']*' \|\| echo '[^']*'`", "", line)
@@ -155,23 +190,37 @@ def dry_run_commands(text, top):
 
 
 def report(d, timeout):
-    """The tool's JSON report on tree D: (doc or None, error, seconds)."""
-    t0 = time.time()
+    """The tool's JSON report on tree D: (doc or None, error, seconds, cpu
+    seconds).  The report runs in its own process group: on a timeout the
+    whole group (its workers, its spatch runs) is killed, nothing is left
+    running.  CPU: user + system of the report and every process it
+    waited for (on a shared machine, wall time is an upper bound and CPU
+    / 2 the time on two idle cores)."""
+    import resource
+    import signal
+
+    def cpu():
+        r = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return r.ru_utime + r.ru_stime
+    t0, c0 = time.time(), cpu()
+    pr = subprocess.Popen([sys.executable, TOOL, "report", "--format=json", d],
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          universal_newlines=True, errors="surrogateescape",
+                          start_new_session=True)
     try:
-        r = subprocess.run([sys.executable, TOOL, "report", "--format=json", d],
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                           universal_newlines=True, timeout=timeout,
-                           errors="surrogateescape")
+        out, err = pr.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
-        return None, "report timed out after %d s" % timeout, time.time() - t0
-    dt = time.time() - t0
-    if r.returncode != 0:
-        tail = (r.stderr.strip().splitlines() or ["?"])[-1]
-        return None, "report exit %d: %s" % (r.returncode, tail[:200]), dt
+        os.killpg(pr.pid, signal.SIGKILL)
+        pr.communicate()
+        return None, "report timed out after %d s" % timeout, time.time() - t0, cpu() - c0
+    dt, dc = time.time() - t0, cpu() - c0
+    if pr.returncode != 0:
+        tail = (err.strip().splitlines() or ["?"])[-1]
+        return None, "report exit %d: %s" % (pr.returncode, tail[:200]), dt, dc
     try:
-        return json.loads(r.stdout), None, dt
+        return json.loads(out), None, dt, dc
     except ValueError as e:
-        return None, "report is not JSON: %s" % e, dt
+        return None, "report is not JSON: %s" % e, dt, dc
 
 
 TYPEDEF_RE = re.compile(r"typedef\s+struct\s+(\w+)\s+(\w+)\s*;")
@@ -226,10 +275,11 @@ def score(p, doc, al, mutant=None):
     found, missed, true_cands, unsafe = 0, [], set(), []
     for t in p["counts"]:
         hits = [c for n in names(t["field"], al) for c in by_name.get(n, [])]
-        if shared[t["field"]] > 1 and t["field"].split(".")[0] != "nssDeviceBase":
-            # one typedef name in several files: the declaration decides
-            hits = [c for c in hits if c["where"].split(":")[0] ==
-                    t["declared"].split(":")[0]]
+        if shared[t["field"]] > 1:
+            # one name in several files: the declaration decides (the truth's
+            # paths are the project's own, the tree may hold it one level down)
+            hits = [c for c in hits if ("/" + c["where"].split(":")[0]).endswith(
+                "/" + t["declared"].split(":")[0])]
         if hits:
             found += 1
             true_cands.update(id(c) for c in hits)
@@ -241,10 +291,12 @@ def score(p, doc, al, mutant=None):
     traps = sorted({c["field"] for c in cands
                     if c["decision"] == "convert" and id(c) not in true_cands})
     foreign = set(p.get("foreign_sites", []))
+    owner = p.get("foreign_owners", {})
     wrong = []
     for c in cands:
         sites = [o["at"] for o in c.get("operations", [])] + list(c.get("reads", []))
-        wrong += [(c["field"], s) for s in sites if s in foreign]
+        wrong += [(c["field"], s) for s in sites if s in foreign and
+                  owner.get(s) not in names(c["field"], al)]
     kinds = {}
     for c in cands:
         kinds[c.get("kind", "-")] = kinds.get(c.get("kind", "-"), 0) + 1
@@ -253,12 +305,12 @@ def score(p, doc, al, mutant=None):
                 candidates=len(cands), kinds=kinds, discovery=doc.get("discovery"))
 
 
-def row(name, held, s, dt, err):
+def row(name, held, s, dt, dc, err):
     if err:
         return "%-11s %-8s %s (%.1f s)" % (name, "held-out" if held else "tuned", err, dt)
-    return "%-11s %-8s %3d/%-3d %5d %6d %5d %7d %6.1f s  %s" % (
+    return "%-11s %-8s %3d/%-3d %5d %6d %5d %7d %6.1f s %6.1f s  %s" % (
         name, "held-out" if held else "tuned", s["found"], s["true"], len(s["traps"]),
-        len(s["unsafe"]), len(s["wrong"]), len(s["skipped"]), dt,
+        len(s["unsafe"]), len(s["wrong"]), len(s["skipped"]), dt, dc,
         s["discovery"] or "")
 
 
@@ -284,7 +336,7 @@ def main(argv):
         name = p["project"]
         log("%s: fetch" % name)
         d, err = fetch(p, srcdir)
-        s, dt = None, 0.0
+        s, dt, dc = None, 0.0, 0.0
         if d and a.compdb:
             db, note = compdb(p, d, a.timeout)
             log("%s: compile database: %s" % (name, note))
@@ -292,20 +344,20 @@ def main(argv):
         if d and a.reuse and os.path.exists(saved):
             log("%s: the saved report %s" % (name, saved))
             doc = json.load(open(saved))
-            err, dt = None, doc.get("seconds", 0.0)
+            err, dt, dc = None, doc.get("seconds", 0.0), doc.get("cpu", 0.0)
         elif d:
             log("%s: report" % name)
-            doc, err, dt = report(d, a.timeout)
+            doc, err, dt, dc = report(d, a.timeout)
             if doc is not None:
                 os.makedirs(os.path.dirname(saved), exist_ok=True)
                 with open(saved, "w") as f:
-                    json.dump(dict(doc, seconds=round(dt, 1)), f)
+                    json.dump(dict(doc, seconds=round(dt, 1), cpu=round(dc, 1)), f)
         if d:
             if doc is not None:
                 s = score(p, doc, aliases(d), a.mutant)
         scores[name] = dict(held_out=p["held_out"], error=err, seconds=round(dt, 1),
-                            **(s or {}))
-        rows.append(row(name, p["held_out"], s, dt, err))
+                            cpu=round(dc, 1), **(s or {}))
+        rows.append(row(name, p["held_out"], s, dt, dc, err))
         log(rows[-1])
         t = totals.setdefault("held-out" if p["held_out"] else "tuned", dict(
             found=0, true=0, traps=0, unsafe=0, wrong=0, skipped=0, failed=0, seconds=0.0))
@@ -317,9 +369,9 @@ def main(argv):
             t["found"] += s["found"]
         else:
             t["failed"] += 1
-    print("%-11s %-8s %-7s %5s %6s %5s %7s %8s  %s" % (
+    print("%-11s %-8s %-7s %5s %6s %5s %7s %8s %8s  %s" % (
         "project", "set", "found", "traps", "unsafe", "wrong", "skipped", "time",
-        "discovery"))
+        "cpu", "discovery"))
     for r in rows:
         print(r)
     for name, s in scores.items():

@@ -1,10 +1,28 @@
 #!/usr/bin/env python3
 """check-convert-compiler: discovery on the compiled code
-(tools/refconv/clangscan.py) on tests/convert/compiler/count.c: the count
-behind a one-member struct, a wrapper of a wrapper and a macro is found and
-keyed by its struct type; a same-named plain field of another struct is not
-a candidate.  --mutant: attribution by field name instead of type (every
-struct with a field of that name) must make it fail."""
+(tools/refconv/clangscan.py) on tests/convert/compiler/:
+
+- count.c: the count behind a one-member struct, a wrapper of a wrapper and
+  a macro is found and keyed by its struct type; a same-named plain field
+  of another struct is not a candidate;
+- holder.c: functions that only call out-of-line wrappers (wrap.c) are
+  walked in the round after those are known to be wrappers;
+- holder.c and client.c: each file's own `struct client` is a field of its
+  own (two declarations, one name);
+- packed.c: a bitfield count in a word a compare-and-swap loop updates
+  through a union (the field changed by += on the union's local copy);
+- optional/esd.c, which the compile database does not name: read with the
+  flags of its compiled neighbour optional/base.c;
+- attrib/: a read through a checked-cast macro (`AS_OBJ (p)->ref_count`)
+  in a file that sees two structs with that field is attributed by the
+  type the compiler resolves, to the one struct, never by name.
+
+--mutant NAME makes it fail: by-name (every struct declaring the name),
+no-revisit (a function skipped once is never walked), no-uncompiled (only
+the compile database's units), no-packed (the compare-and-swap of a union
+word not read through), merge (fields keyed by name alone),
+attrib-by-name (an untyped use goes to every struct whose declaration the
+file sees)."""
 
 import json
 import os
@@ -13,33 +31,99 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)), "tools"))
-from refconv import clangscan  # noqa: E402
+from refconv import cli, clangscan, model  # noqa: E402
+
+MUTANTS = ("by-name", "no-revisit", "no-uncompiled", "no-packed", "merge",
+           "attrib-by-name")
 
 
-def main(work, mutant=False):
-    work = os.path.abspath(work)
-    shutil.rmtree(work, ignore_errors=True)
-    shutil.copytree(os.path.join(HERE, "compiler"), work)
+def _db(work, units):
     with open(os.path.join(work, "compile_commands.json"), "w") as f:
-        json.dump([dict(directory=work, file="count.c",
-                        arguments=["cc", "-std=gnu11", "-c", "count.c"])], f)
+        json.dump([dict(directory=os.path.join(work, os.path.dirname(u)),
+                        file=os.path.basename(u),
+                        arguments=["cc", "-std=gnu11"] + flags + ["-c", os.path.basename(u)])
+                   for u, flags in units], f)
+
+
+def mutate(mutant):
+    if mutant == "no-revisit":
+        parse = clangscan._parse
+
+        def forgetful(pool, root, jobs, skipped, later):
+            out = parse(pool, root, jobs, skipped, later)
+            later.clear()
+            return out
+        clangscan._parse = forgetful
+    elif mutant == "no-packed":
+        clangscan._copy_member = lambda ci, lhs: None
+    elif mutant == "no-uncompiled":
+        clangscan.uncompiled = lambda root, entries, seen: []
+    elif mutant == "attrib-by-name":
+        def by_name(st, field, f, typed, recs, struct_fields, typedefs, seen_by):
+            homes = {d["file"] for d in struct_fields.get(field, []) if model._key(d) == st}
+            return typed == st if typed else any(seen_by.sees(f, h) for h in homes)
+        model._attributed = by_name
+
+
+def discovery(work, mutant):
+    shutil.copytree(os.path.join(HERE, "compiler"), work,
+                    ignore=shutil.ignore_patterns("attrib"))
+    _db(work, [("count.c", []), ("wrap.c", []), ("holder.c", []), ("client.c", []),
+               ("packed.c", []),
+               ("optional/base.c", ["-DWITH_OPTIONAL", "-I.."])])
     res, note = clangscan.discover(work)
     if res is None:
-        print("check-convert-compiler: no discovery: %s" % note)
-        return 1
-    found = set(res["fields"])
-    if mutant:  # attribution by name: every struct declaring the name
+        return ["no discovery: %s" % note]
+    fields = res["fields"]
+    if mutant == "merge":
+        fields = {k: v for k, v in fields.items() if "@" not in k}
+    found = {f.get("name", k) for k, f in fields.items()}
+    if mutant == "by-name":  # attribution by name: every struct declaring the name
         found |= {"other.ref"} if "obj.ref" in found else set()
-    want, never = {"obj.ref", "pool.users"}, {"other.ref"}
-    bad = sorted(want - found) + sorted(found & never)
-    wraps = sorted(res["wrappers"])
-    print("check-convert-compiler: %s; found %s; wrappers %s" % (
-        note, ", ".join(sorted(found)), ", ".join(wraps)))
-    if bad or not {"my_add", "my_dec", "my_inc"} <= set(wraps):
-        print("check-convert-compiler: FAILED: %s" % ", ".join(bad or ["wrappers"]))
+    want = {"obj.ref", "pool.users", "holder.refs", "client.ref", "esd.ref",
+            "closure.ref_count"}
+    bad = ["missed " + x for x in sorted(want - found)]
+    bad += ["not a count: " + x for x in sorted(found & {"other.ref", "closure.flags"})]
+    clients = {os.path.basename(f["where"].split(":")[0]) for f in fields.values()
+               if f.get("name") == "client.ref"}
+    if clients != {"holder.c", "client.c"}:
+        bad.append("client.ref declared in %s, not in holder.c and client.c apart" %
+                   ", ".join(sorted(clients)))
+    wraps = set(res["wrappers"])
+    if not {"my_add", "my_dec", "my_inc", "ext_dec", "ext_inc"} <= wraps:
+        bad.append("wrappers %s" % ", ".join(sorted(wraps)))
+    print("check-convert-compiler: %s; found %s" % (note, ", ".join(sorted(found))))
+    return bad
+
+
+def attribution(work):
+    shutil.copytree(os.path.join(HERE, "compiler", "attrib"), work)
+    _db(work, [("obj.c", []), ("src.c", []), ("read.c", [])])
+    doc = cli.report_doc(model.build(work))
+    reads = {c["field"]: c["reads"] for c in doc["candidates"]}
+    print("check-convert-compiler: reads %s" % json.dumps(reads, sort_keys=True))
+    bad = []
+    if "read.c:8" not in reads.get("gobj.ref_count", []):
+        bad.append("AS_OBJ (p)->ref_count not attributed to struct gobj")
+    if "read.c:8" in reads.get("source.ref_count", []):
+        bad.append("AS_OBJ (p)->ref_count attributed to struct source by name")
+    return bad
+
+
+def main(work, mutant=None):
+    work = os.path.abspath(work)
+    shutil.rmtree(work, ignore_errors=True)
+    mutate(mutant)
+    bad = discovery(os.path.join(work, "discovery"), mutant)
+    bad += attribution(os.path.join(work, "attrib"))
+    if bad:
+        print("check-convert-compiler: FAILED: %s" % "; ".join(bad))
         return 1
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1], "--mutant" in sys.argv[2:]))
+    m = sys.argv[sys.argv.index("--mutant") + 1] if "--mutant" in sys.argv else None
+    if m is not None and m not in MUTANTS:
+        sys.exit("check-compiler.py: --mutant %s" % "|".join(MUTANTS))
+    sys.exit(main(sys.argv[1], m))

@@ -57,8 +57,10 @@ mutant kept-refused creation.py 's/s\["from0"\] = s\["from0"\] or "a zeroing/s["
 # the release read from the recorded release-like calls only
 mutant release-scan model.py 's/if any(_releases_object(t, None, b) for b in bases):/if False:/' &&
 # a negative sentinel on a signed count accepted
-mutant release-scan model.py 's/if neg and fm.get("scalar") in signed:/if False:/' || {
-	echo "check-convert-fixtures: a kept-value or creation mutant passed" >&2
+mutant release-scan model.py 's/if neg and fm.get("scalar") in signed:/if False:/' &&
+# a count revived from 0 after its final put accepted
+mutant revival model.py 's/    if revived:/    if False:/' || {
+	echo "check-convert-fixtures: a kept-value, creation, release or revival mutant passed" >&2
 	exit 1
 }
 # refcount-convert check: a test command that writes one report line in the
@@ -88,5 +90,5 @@ if check_cmd "$work/mutant/refcount-convert" 2>/dev/null; then
 	exit 1
 fi
 echo "check-convert-fixtures: $count fixtures passed; the mutant fails gcc-atomic;" \
-	"the kept-value, creation and release mutants (8) fail kept-old, kept-refused, release-scan;" \
+	"the kept-value, creation, release and revival mutants (9) fail kept-old, kept-refused, release-scan, revival;" \
 	"check lists a logged report; its mutant fails"

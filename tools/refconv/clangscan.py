@@ -32,7 +32,7 @@ RMW = re.compile(r"(fetch_(add|sub|and|or|xor|nand)|(add|sub|and|or|xor|nand)_"
                  r"__atomic_(add|sub)|xchg|cmpxchg)")
 # inline assembly that is a read-modify-write: its instruction shape
 ASM_RMW = re.compile(r"\block\b|xchg|xadd|ldrex|ldaxr|ldxr|\bcas|amoadd|lwarx|ldarx")
-ATOMIC_WORD = re.compile(r"\b(\w*atomic\w*|\w*ATOMIC\w*|\w*Atomic\w*|__sync_\w+)\b")
+ATOMIC_FAST = re.compile(r"atomic|ATOMIC|Atomic|__sync_")
 STORE = re.compile(r"(store|init)\b")
 LOAD = re.compile(r"load\b")
 _ci = None
@@ -105,13 +105,7 @@ def _spelled_name(ci, loc, cache):
     if not f:
         return ""
     name = ci.conf.lib.clang_getFileName(ci.File(f))
-    if name not in cache:
-        try:
-            with open(name, "rb") as fh:
-                cache[name] = fh.read()
-        except OSError:
-            cache[name] = b""
-    m = re.match(rb"\w+", cache[name][off.value:off.value + 80])
+    m = re.match(rb"\w+", _source(cache, name)[off.value:off.value + 80])
     if m and not re.search(rb"atomic|sync", m.group(0)):
         return ""
     return m.group(0).decode() if m else ""
@@ -147,15 +141,17 @@ def _path(ci, c, params):
             elif inner.kind == ci.TypeKind.POINTER:
                 c = _strip(ci, kids[0])  # *pointer: the pointer's lvalue
                 if c.kind == K.DECL_REF_EXPR and c.spelling in params:
-                    return ("param", params.index(c.spelling), [])
+                    return ("param", params.index(c.spelling), [], True)
                 return None
     members = []
-    top = None
+    top = outer = None
     while c.kind == K.MEMBER_REF_EXPR:
         members.insert(0, c.spelling)
         ref = c.referenced
         if top is None and ref is not None and ref.kind == K.FIELD_DECL:
             top = ref  # the member whose address is taken
+        if ref is not None and ref.kind == K.FIELD_DECL:
+            outer = ref  # the first member below the base
         kids = list(c.get_children())
         if not kids:
             break
@@ -180,8 +176,54 @@ def _path(ci, c, params):
     if c.kind == K.DECL_REF_EXPR and c.spelling in params:
         # a parameter's lvalue (wrapper evidence); `&p->f` is also a use of
         # the field f of p's struct
-        return ("param", params.index(c.spelling), members) + (field or ())
+        # whether the struct the parameter reaches is a one-member type
+        # (pa_atomic_t): a wrapper into a struct of several members is an
+        # object's own function (g_object_ref), never a field's operation
+        one = outer is None or len([x for x in outer.semantic_parent.get_children()
+                                    if x.kind == K.FIELD_DECL]) == 1
+        return ("param", params.index(c.spelling), members, one) + (field or ())
     return ("field",) + field if field else None
+
+
+def _union_of(ci, arg):
+    """The canonical type of the union whose member's address ARG takes
+    (`&u->word`), or None."""
+    c = _strip(ci, arg)
+    kids = list(c.get_children()) if c.kind == ci.CursorKind.UNARY_OPERATOR else []
+    m = _strip(ci, kids[0]) if kids else None
+    if m is None or m.kind != ci.CursorKind.MEMBER_REF_EXPR or m.referenced is None:
+        return None
+    rec = m.referenced.semantic_parent
+    if rec is None or rec.kind != ci.CursorKind.UNION_DECL:
+        return None
+    return rec.type.get_canonical().spelling
+
+
+def _copy_member(ci, lhs):
+    """For `tmp.s.f` where tmp is a local variable of a union type: (that
+    union's canonical type, field tuple of f as _path gives it), else None."""
+    K = ci.CursorKind
+    c = _strip(ci, lhs)
+    if c.kind != K.MEMBER_REF_EXPR or c.referenced is None or \
+            c.referenced.kind != K.FIELD_DECL:
+        return None
+    top, base = c.referenced, c
+    while base.kind == K.MEMBER_REF_EXPR:
+        kids = list(base.get_children())
+        if not kids:
+            return None
+        base = _strip(ci, kids[0])
+    if base.kind != K.DECL_REF_EXPR or base is c:
+        return None
+    t = base.type.get_canonical()
+    d = t.get_declaration() if t.kind == ci.TypeKind.RECORD else None
+    if d is None or d.kind != K.UNION_DECL:
+        return None
+    rec = top.semantic_parent
+    name = re.sub(r"^(struct|union) ", "", rec.spelling or rec.type.spelling)
+    loc = top.location
+    return t.spelling, (False, name, top.spelling, "%s:%d" % (
+        os.path.realpath(loc.file.name) if loc.file else "?", loc.line))
 
 
 def _where(c):
@@ -194,15 +236,42 @@ def _in_tree(root, c):
     return f is not None and f.name.startswith(root)
 
 
-def scan_tu(root, e):
+# What makes a function worth walking (its spelled text, as bytes): an atomic
+# primitive's name or inline assembly; else a name in the round's WANT set
+# (the wrappers found so far and the macros over them or over a primitive).
+RELEVANT = re.compile(rb"atomic|ATOMIC|Atomic|__sync_|\basm\b|__asm")
+CALLED = re.compile(rb"(\w+)\s*\(")
+# The functions this worker process has walked already (a header's inline
+# function is the same in every unit that includes it).
+_WALKED = set()
+
+
+def _source(cache, name):
+    if name not in cache:
+        try:
+            with open(name, "rb") as fh:
+                cache[name] = fh.read()
+        except OSError:
+            cache[name] = b""
+    return cache[name]
+
+
+def scan_tu(root, e, want=None, only=None):
     """One translation unit's facts: functions (wrapper evidence) and
-    uses (callee or builtin, argument index, path, spelled location)."""
+    uses (callee or builtin, argument index, path, spelled location), and
+    the functions left unwalked with the names their text calls.  Only the
+    functions whose spelled text names an atomic primitive, inline
+    assembly or a WANT name are walked (ONLY: exactly these keys); the
+    others are returned as (key, called names), for a later round to walk
+    when one of those names turns out to be a wrapper.  WANT None: every
+    function."""
     ci = _lib()
     K = ci.CursorKind
     idx = ci.Index.create()
     tu = idx.parse(e["file"] if os.path.isabs(e["file"]) else
                    os.path.join(e["directory"], e["file"]), args=_args(e))
-    cache, fns = {}, {}
+    cache, fns, later = {}, {}, {}
+    packed = dict(cas=set(), changes=[])
 
     def words(stack):
         """The words of the innermost enclosing node with spelled tokens."""
@@ -230,6 +299,13 @@ def scan_tu(root, e):
                     p = _path(ci, a, params)
                     if p:
                         uses.append((op, i, p, _where(ch)))
+                if op.startswith("@") and kind_of(op) == "swap" and args:
+                    packed["cas"].add(_union_of(ci, args[0]))
+            elif k == K.COMPOUND_ASSIGNMENT_OPERATOR:
+                kids = list(ch.get_children())
+                f = _copy_member(ci, kids[0]) if kids else None
+                if f:
+                    packed["changes"].append(f + (_where(ch),))
             elif k == K.UNEXPOSED_EXPR:
                 kids = list(ch.get_children())
                 if len(kids) >= 2 and kids[0].type.kind == ci.TypeKind.POINTER:
@@ -242,6 +318,10 @@ def scan_tu(root, e):
                         p = _path(ci, kids[0], params)
                         if p:
                             uses.append(("@" + name, 0, p, _where(ch)))
+                        # a compare-and-swap: named so, or the builtin's
+                        # shape (pointer, expected, desired, weak, orders)
+                        if kind_of("@" + name) == "swap" or len(kids) >= 5:
+                            packed["cas"].add(_union_of(ci, kids[0]))
             elif k == K.ASM_STMT:
                 text = " ".join(t.spelling for t in ch.get_tokens()
                                 if t.spelling.startswith('"'))
@@ -258,23 +338,45 @@ def scan_tu(root, e):
         if c.kind != K.FUNCTION_DECL or not c.is_definition() or not _in_tree(root, c):
             continue
         key = (c.spelling, c.location.file.name, c.location.line)
-        if key in fns:
+        if key in fns or key in _WALKED:
             continue
+        if only is not None and key not in only:
+            continue
+        if want is not None and only is None:
+            ext = c.extent
+            text = _source(cache, key[1])[ext.start.offset:ext.end.offset] if (
+                ext.start.file and ext.end.file and
+                ext.start.file.name == ext.end.file.name == key[1]) else b"asm"
+            if not RELEVANT.search(text):
+                called = {w.decode("latin-1") for w in CALLED.findall(text)}
+                if not called & want:
+                    later[key] = called
+                    continue
         params = [a.spelling for a in c.get_arguments()]
-        uses = []
+        uses, packed = [], dict(cas=set(), changes=[])
         visit(c, c.spelling, params, uses)
+        # a member packed in a word that a compare-and-swap loop updates:
+        # the word is a union's member, the new value a local copy of that
+        # union whose member's field is changed by += / -= (glib's
+        # GClosure bitfields): that field is changed by an atomic
+        # read-modify-write, keyed by the struct declaring it
+        for union, field, at in packed["changes"]:
+            if union in packed["cas"]:
+                uses.append(("@cas-packed-add", 0, ("field",) + field, at))
         fns[key] = uses
-    return [(k[0], k[1], k[2], u) for k, u in fns.items()]
+        _WALKED.add(key)
+    return [(k[0], k[1], k[2], u) for k, u in fns.items()], later
 
 
 def _worker(job):
-    root, e = job
+    root, e, want, only = job
     t0 = time.time()
     f = os.path.normpath(os.path.join(e["directory"], e["file"]))
     try:
-        return f, scan_tu(root, e), None, time.time() - t0
+        fs, later = scan_tu(root, e, want, only)
+        return f, fs, later, None, time.time() - t0
     except Exception as x:  # noqa: BLE001 - a failing file is skipped
-        return f, [], "%s: %s" % (type(x).__name__, x), time.time() - t0
+        return f, [], {}, "%s: %s" % (type(x).__name__, x), time.time() - t0
 
 
 def _over(defs, names):
@@ -298,14 +400,17 @@ def _over(defs, names):
     return out
 
 
-def _parse(root, entries, jobs, skipped):
-    from multiprocessing import Pool
+def _parse(pool, root, jobs, skipped, later):
+    """JOBS [(entry, want, only)] over the pool: the facts; the functions
+    left unwalked go into LATER {key: (entry, called names)}."""
     facts = []
-    with Pool(jobs) as pool:
-        for f, fs, err, _dt in pool.imap_unordered(_worker, [(root, e) for e in entries]):
-            if err:
-                skipped.append((f, "libclang: " + err))
-            facts.extend(fs)
+    for (f, fs, lt, err, _dt), (e, _w, _o) in zip(pool.imap(_worker, [
+            (root, e, w, o) for e, w, o in jobs]), jobs):
+        if err:
+            skipped.append((f, "libclang: " + err))
+        facts.extend(fs)
+        for k, called in lt.items():
+            later.setdefault(k, (e, called))
     return facts
 
 
@@ -337,6 +442,11 @@ def _wrappers(facts):
                     for q, k in eff.items():
                         key = (p[1], tuple(p[2]) + q)
                         if len(key[1]) > 3:  # a recursive walk, not a wrapper
+                            continue
+                        if p[2] and not p[3]:
+                            # into a struct of several members: a field site
+                            # counts a wrapper's inner member only through a
+                            # one-member type, so this is no field's wrapper
                             continue
                         cur = wraps.setdefault(name, {})
                         if key not in cur or (cur[key] != "add" and k == "add"):
@@ -383,6 +493,8 @@ def discover(root, jobs=2, max_bytes=2 << 20):
             continue
         seen.add(f)
         entries.append(e)
+    compiled = len(entries)
+    entries += uncompiled(root, entries, seen)
     skipped, facts = [], []
     gone = [e for e in entries if not os.path.exists(os.path.join(e["directory"], e["file"]))]
     for e in gone:
@@ -414,24 +526,40 @@ def discover(root, jobs=2, max_bytes=2 << 20):
             words[k] = set(re.findall(r"\w+", text[k]))
         return words[k]
 
-    facts, wraps, done = [], {}, set()
+    # then, inside each unit, only the functions whose spelled text names a
+    # primitive, inline assembly or one of those names are walked; a
+    # function left unwalked is walked in a later round if a name it calls
+    # turns out to be a wrapper (or a macro over one)
+    from multiprocessing import Pool
+    facts, wraps, done, later, walked = [], {}, set(), {}, set()
     names = set()
-    for rnd in range(4):
-        want = _over(defs, names)
-        todo = [e for e in entries if (e["file"], e["directory"]) not in done and
-                (ATOMIC_WORD.search(text[e["file"], e["directory"]]) or
-                 want & unit_words(e))]
-        if not todo:
-            break
-        facts += _parse(root, todo, jobs, skipped)
-        done |= {(e["file"], e["directory"]) for e in todo}
-        wraps = _wrappers(facts)
-        names = set(wraps)
+    with Pool(jobs) as pool:
+        for _rnd in range(8):
+            want = _over(defs, names)
+            wantb = frozenset(want)
+            todo = [(e, wantb, None) for e in entries
+                    if (e["file"], e["directory"]) not in done and
+                    (ATOMIC_FAST.search(text[e["file"], e["directory"]]) or
+                     want & unit_words(e))]
+            again = {}
+            for k, (e, called) in later.items():
+                if k not in walked and called & want:
+                    again.setdefault(id(e), (e, set()))[1].add(k)
+            todo += [(e, None, frozenset(ks)) for e, ks in again.values()]
+            if not todo:
+                break
+            new = _parse(pool, root, todo, skipped, later)
+            facts += new
+            walked |= {(n, f, line) for n, f, line, _u in new} | {
+                k for _e, ks in again.values() for k in ks}
+            done |= {(e["file"], e["directory"]) for e, _w, o in todo if o is None}
+            wraps = _wrappers(facts)
+            names = set(wraps)
     units = len(done)
-    fields = {}
+    fields, first = {}, {}
     for name, f, line, uses in facts:
         for op, i, p, at in uses:
-            if p[0] == "param" and len(p) == 3:
+            if p[0] == "param" and len(p) == 4:
                 continue
             single, rec, fld, decl = p[-4:]
             kinds = set()
@@ -448,8 +576,13 @@ def discover(root, jobs=2, max_bytes=2 << 20):
                           if j == i and (not q or single)}
             if not kinds:
                 continue
-            fm = fields.setdefault("%s.%s" % (rec, fld), dict(
-                where=decl, ops=[], via=set(), kinds=set()))
+            # two structs of one name (each file's own `Client`) are two
+            # fields: the declaration tells them apart, never the name
+            key = "%s.%s" % (rec, fld)
+            if first.setdefault(key, decl) != decl:
+                key += "@" + decl
+            fm = fields.setdefault(key, dict(
+                name="%s.%s" % (rec, fld), where=decl, ops=[], via=set(), kinds=set()))
             fm["ops"].append(dict(at=at, op=op.lstrip("@"),
                                   kind=sorted(kinds)[0], function=name))
             fm["kinds"] |= kinds
@@ -458,6 +591,38 @@ def discover(root, jobs=2, max_bytes=2 << 20):
     # a count is changed by arithmetic: fields only swapped, or/and-ed,
     # stored or loaded are not candidates
     fields = {k: v for k, v in fields.items() if "add" in v["kinds"]}
+    borrowed = len([e for e in entries if e.get("borrowed") and
+                    (e["file"], e["directory"]) in done])
     return dict(fields=fields, wrappers=wraps, skipped=skipped,
-                units=units), "libclang on %d of %d units of %s" % (
-                    units, len(entries), os.path.relpath(db, root))
+                units=units), "libclang on %d of %d units of %s%s" % (
+                    units - borrowed, compiled, os.path.relpath(db, root),
+                    ", and on %d of %d sources the build does not compile, with "
+                    "the flags of their nearest compiled neighbour" % (
+                        borrowed, len(entries) - compiled) if borrowed else "")
+
+
+def uncompiled(root, entries, seen):
+    """The tree's .c files the compile database does not name (an option
+    the configuration turned off, a module the build no longer lists):
+    entries that borrow the flags of the compiled unit nearest in the tree
+    (the same directory, else the longest common path)."""
+    from . import scan
+    by_dir = {}
+    for e in entries:
+        f = os.path.realpath(os.path.join(e["directory"], e["file"]))
+        by_dir.setdefault(os.path.dirname(f), e)
+    if not by_dir:
+        return []
+    out = []
+    for f in scan.sources(root):
+        f = os.path.realpath(f)
+        if not f.endswith(".c") or f in seen:
+            continue
+        d = os.path.dirname(f)
+        nbr = by_dir.get(d) or by_dir[max(by_dir, key=lambda x: (
+            len(os.path.commonpath([x, d])), x))]
+        args = _args(nbr)[:-3]
+        out.append(dict(directory=nbr["directory"], file=f, borrowed=True,
+                        arguments=["cc"] + args + ["-c", f]))
+    return out
+

@@ -73,14 +73,15 @@ def candidates(m):
     seen = m.get("compiler")
     if not seen:
         return out
-    have = {c["where"] for c in out} | {c["field"] for c in out}
-    for name, f in sorted(seen["fields"].items()):
-        where = f["where"]
+    have = {c["where"] for c in out}
+    named = {c["field"]: c["where"].rsplit(":", 1)[0] for c in out}
+    for key, f in sorted(seen["fields"].items()):
+        where, name = f["where"], f.get("name", key)
         if not where.startswith(root + os.sep):
             continue  # a struct declared outside the tree is never touched
         where = rel(root, where.rsplit(":", 1)[0]) + ":" + where.rsplit(":", 1)[1]
-        if where in have or name in have:
-            continue
+        if where in have or named.get(name) == where.rsplit(":", 1)[0]:
+            continue  # the spatch model's candidate (same declaration)
         via = sorted(f["via"])
         out.append(dict(
             where=where, field=name, idiom="atomic arithmetic as the compiler "

@@ -165,18 +165,15 @@ def build(root, work=None, extra=None):
     model["zero"] = zero
     cache = {}
     seen_by = _Includes(files)
+    resolved = _resolve_untyped(root, seen, rows + facts, keys, utypes, struct_fields,
+                                typedefs, seen_by)
 
     def mine(st, field, f, line, col):
-        """A use of FIELD at this position belongs to key ST: spatch typed
-        it so, or, untyped, ST's declaration is visible in that file (the
-        struct must be complete where `->field` compiles)."""
         if not st:
             return True
         u = _canon(utypes.get((f, int(line), int(col))), field, struct_fields, typedefs)
-        if u is not None:
-            return u == st
-        homes = {d["file"] for d in struct_fields.get(field, []) if _key(d) == st}
-        return not homes or any(seen_by.sees(f, h) for h in homes)
+        return _attributed(st, field, f, u, resolved.get((
+            os.path.realpath(f), int(line), field)), struct_fields, typedefs, seen_by)
 
     for st, field in keys:
         decls = [d for d in struct_fields.get(field, [])
@@ -264,13 +261,49 @@ def build(root, work=None, extra=None):
     # creations through a parameter: proven at every call (calls.cocci)
     fns = creation.param_functions(model["fields"])
     if fns:
-        out = scan.spatch(creation.calls_rules(fns), scan.mentioning(files, fns),
+        named = scan.mentioning(files, fns)  # only these can take an address
+        out = scan.spatch(creation.calls_rules(fns), named,
                           incdirs, mlines, workdir=os.path.join(work, "calls"))
-        creation.prove_params(model["fields"], fns, out, zero, files)
+        creation.prove_params(model["fields"], fns, out, zero, named)
         for fm in model["fields"].values():
             _decide(fm, typedefs, root)
     _skipped_uses(model)
     return model
+
+
+def _attributed(st, field, f, typed, recs, struct_fields, typedefs, seen_by):
+    """A use of FIELD in file F belongs to key ST: spatch typed it so
+    (TYPED); untyped, the compiler resolved its struct so (RECS); else ST's
+    declaration is visible in F and no other struct's that declares FIELD
+    is.  A use is attributed by its type, never by the name alone."""
+    if typed is not None:
+        return typed == st
+    if recs:
+        return any(_canon(r, field, struct_fields, typedefs) == st for r in recs)
+    homes = {d["file"] for d in struct_fields.get(field, []) if _key(d) == st}
+    others = {d["file"] for d in struct_fields.get(field, []) if _key(d) != st}
+    return not homes or (any(seen_by.sees(f, h) for h in homes) and
+                         not any(seen_by.sees(f, h) for h in others))
+
+
+def _resolve_untyped(root, seen, rows, keys, utypes, struct_fields, typedefs, seen_by):
+    """The uses spatch could not type (`G_OBJECT (x)->ref_count`) of a field
+    several visible structs declare, resolved by the compiler when there is
+    a compile database: {(file, line, field): {struct}}."""
+    if not seen:
+        return {}
+    from . import clangattr
+    names = {f for _st, f in keys}
+    wanted = {}
+    for r in rows:
+        field, f, line, col = r[3], r[6], r[7], r[8]
+        if field not in names or not f.endswith(".c") or _canon(
+                utypes.get((f, int(line), int(col))), field, struct_fields, typedefs):
+            continue
+        decls = {(_key(d), d["file"]) for d in struct_fields.get(field, [])}
+        if sum(1 for _k, h in decls if seen_by.sees(f, h)) > 1:
+            wanted.setdefault(f, set()).add((int(line), field))
+    return clangattr.member_records(root, wanted)
 
 
 class _Includes:
@@ -333,6 +366,29 @@ def _release_gap(fm):
         "(the release-like calls seen are in other functions, or free " \
         "another object)" % (os.path.relpath(lasts[0]["file"], fm.get("root", "/")),
                               lasts[0]["line"])
+
+
+def _revived(fm):
+    """An increment of the same object's count after its final put, in the
+    function of that put (`if (dec_and_test(&s->ref)) { inc(&s->ref);
+    s->dispose(s); ...`): the count is revived from 0, which a refcount_t
+    reports as a use after free and saturates."""
+    cache = {}
+    for s in fm["sites"]:
+        if s["meaning"] != "last":
+            continue
+        for i in fm["sites"]:
+            if i["step"] != +1 or i["file"] != s["file"] or i["line"] <= s["line"] or \
+                    A.nospace(i["base"]) != A.nospace(s["base"]):
+                continue
+            if any(_line_text(cache, s["file"], n).startswith("}")
+                   for n in range(s["line"] + 1, i["line"])):
+                continue
+            return "%s:%d: incremented after its final put at line %d, in the same " \
+                "function: revived from 0, which a refcount_t reports as a use " \
+                "after free" % (os.path.relpath(i["file"], fm.get("root", "/")),
+                                i["line"], s["line"])
+    return None
 
 
 def _aliases(cache, f, line, base):
@@ -455,8 +511,12 @@ def _initialisers(fm, files, typedefs):
     if not names:
         return
     pat = re.compile(r"\b(?:%s)\s+\w+(\s*\[[^]]*\])?\s*=\s*\{" % "|".join(names))
+    words = [d["struct"]] if d["struct"] else []
+    words += list(d["typedefs"])
     for f in files:
         text = scan.read(f)
+        if not any(w in text for w in words):  # a cheap test before the regex
+            continue
         for m in pat.finditer(text):
             end = scan._match_brace(text, m.end() - 1)
             body = text[m.end():end]
@@ -507,6 +567,9 @@ def _decide(fm, typedefs, root):
                        "immortal state a refcount_t's word cannot hold, and "
                        "static instances the tool cannot see may hold it" %
                        (os.path.relpath(x["file"], root), x["line"]))
+    revived = _revived(fm)
+    if revived:
+        reasons.append(revived)
     extra = []
     created = {(c["file"], c["line"], c["col"]) for c in fm["creations"]}
     for s in fm["sites"]:
