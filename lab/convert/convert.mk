@@ -10,7 +10,7 @@
 # and build/librefcount.a), this one by default.  CONVERT_ARGS: more
 # options of projects.py (--only NAME..., --no-cost).
 CONVERT_LIB ?= $(CURDIR)
-CONVERT_NEED = coccinelle python3 cmake dpkg-dev util-linux binutils
+CONVERT_NEED = coccinelle python3 cmake meson ninja-build dpkg-dev util-linux binutils
 .PHONY: check-convert check-convert-mutant
 check-convert: $(B)/librefcount.a
 	@$(NEED) $(CONVERT_NEED)

@@ -57,7 +57,13 @@ mutant kept-refused creation.py 's/s\["from0"\] = s\["from0"\] or "a zeroing/s["
 # the release read from the recorded release-like calls only
 mutant release-scan model.py 's/if any(_releases_object(t, None, b) for b in bases):/if False:/' &&
 # a negative sentinel on a signed count accepted
-mutant release-scan model.py 's/if neg and fm.get("scalar") in signed:/if False:/' || {
+mutant release-scan model.py 's/if neg and fm.get("scalar") in signed:/if False:/' &&
+# a project's refcount family shared by a counter (its get tested) converted
+mutant family-trap family.py 's/elif role == "rmw" and step == +1 and not stmt:/elif False:/' &&
+# a creation by an atomic store (atomic_init) left as it is
+mutant atomic-store rewrite.py 's/if x.get("atomic")\], F=field, P=P)/if False], F=field, P=P)/' &&
+# a family whose put is not followed by a release converted
+mutant family family.py 's/if not _releases_object(rest, None, obj):/if _releases_object(rest, None, obj):/' || {
 	echo "check-convert-fixtures: a kept-value or creation mutant passed" >&2
 	exit 1
 }
@@ -88,5 +94,5 @@ if check_cmd "$work/mutant/refcount-convert" 2>/dev/null; then
 	exit 1
 fi
 echo "check-convert-fixtures: $count fixtures passed; the mutant fails gcc-atomic;" \
-	"the kept-value, creation and release mutants (8) fail kept-old, kept-refused, release-scan;" \
+	"the kept-value, creation, release, atomic-store and family mutants (11) fail kept-old, kept-refused, release-scan, atomic-store, family, family-trap;" \
 	"check lists a logged report; its mutant fails"
