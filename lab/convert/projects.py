@@ -438,7 +438,7 @@ def main():
             print("  %s: %.1f ns original, %.1f ns converted" % ((r["project"],) + r["ns"]))
         if "ns per get" in r:
             g = r["ns per get"]
-            print("  %s misuse, CPU ns per json_object_get(), first 2^31 / next 2^31: "
+            print("  %s misuse, CPU ns per get, first 2^31 / next 2^31: "
                   "original %s, converted %s" % (r["project"], " / ".join(g["orig"]) or "-",
                                                  " / ".join(g["conv"]) or "-"))
     print("\nphases (s):")
