@@ -38,16 +38,21 @@ def apt(args, log):
                                             "apt-get"] + args, log=log, nice=False)
 
 
-def fetch(pkg, version, srcdir, log):
+def fetch(pkg, version, srcdir, log, deps=None):
     """The Debian source of PKG, extracted once under SRCDIR (pristine:
     the report reads it, the builds copy it); its build dependencies
-    installed.  Returns the directory."""
+    installed, or only DEPS when the row's configuration names them (a
+    build with the optional libraries off).  Returns the directory."""
     dest = os.path.join(srcdir, pkg)
     if not os.path.isdir(dest):
         sh(["flock", "/tmp/apt.lock", os.path.join(HERE, "fetch-src.sh"), pkg, version, dest],
            log=log, nice=False)
-    if subprocess.run(["dpkg-checkbuilddeps"], cwd=dest, stdout=subprocess.DEVNULL,
-                      stderr=subprocess.DEVNULL).returncode:
+    if deps is not None:
+        if subprocess.run(["dpkg", "-s"] + deps, stdout=subprocess.DEVNULL,
+                          stderr=subprocess.DEVNULL).returncode:
+            apt(["install", "-y", "-qq"] + deps, log)
+    elif subprocess.run(["dpkg-checkbuilddeps"], cwd=dest, stdout=subprocess.DEVNULL,
+                        stderr=subprocess.DEVNULL).returncode:
         apt(["build-dep", "-y", "-qq", pkg], log)
     return dest
 
@@ -200,7 +205,38 @@ class Meson:
         return res
 
 
-SYSTEMS = {"cmake": CMake(), "autotools": Autotools(), "meson": Meson()}
+class Configure:
+    """A hand-written ./configure (ffmpeg's): run in the build directory,
+    flags through --extra-cflags and --extra-libs; the tests are make
+    targets (TEST_TARGETS) whose results are report files, one a test
+    (TEST_REPORTS, a glob under the build directory: `name:status:...`,
+    status 0 passes)."""
+
+    def configure(self, p, src, bdir, lib, log):
+        inc, link = lib_flags(lib)
+        sh([os.path.join(src, "configure")] + p["configure"] +
+           ["--extra-cflags=" + inc, "--extra-libs=" + link], cwd=bdir, log=log)
+
+    build = Autotools.build
+    rebuild = Autotools.build
+
+    def test(self, p, src, bdir, env, jobs, log, only=None):
+        open(log, "w").close()
+        env = test_env(p, src, bdir, env)
+        for rep in glob.glob(os.path.join(bdir, p["test_reports"])):
+            os.unlink(rep)
+        targets = ["fate-" + t for t in sorted(only)] if only else p["test_targets"]
+        sh(["make", "-k", "-j%d" % jobs] + targets, cwd=bdir, env=env, log=log, check=False)
+        res = {}
+        for rep in glob.glob(os.path.join(bdir, p["test_reports"])):
+            w = open(rep, errors="replace").read().split(":")
+            if len(w) >= 2:
+                res[w[0]] = w[1] == "0"
+        return res
+
+
+SYSTEMS = {"cmake": CMake(), "autotools": Autotools(), "meson": Meson(),
+           "configure": Configure()}
 
 
 def foreign_symbols(path, lib):

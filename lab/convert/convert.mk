@@ -16,6 +16,14 @@ check-convert: $(B)/librefcount.a
 	@$(NEED) $(CONVERT_NEED)
 	python3 lab/convert/projects.py --lib $(CONVERT_LIB) --work $(CURDIR)/$(B)/convert $(CONVERT_ARGS)
 
+# make check-convert-slow: the same for the projects too slow for CI
+# (ffmpeg 5.1.9: the whole library built twice and FATE run twice without
+# samples, as Debian runs it; an hour or more on 2 CPUs).
+.PHONY: check-convert-slow
+check-convert-slow: $(B)/librefcount.a
+	@$(NEED) $(CONVERT_NEED)
+	python3 lab/convert/projects.py --slow --lib $(CONVERT_LIB) --work $(CURDIR)/$(B)/convert $(CONVERT_ARGS)
+
 # The harness's own mutants, on jansson: a wrong conversion (a put
 # negated) must make the row FAILED by its tests, and the known findings
 # ignored must make it FAILED by its reports.

@@ -9,7 +9,7 @@ cost ratio through the public API (lab/convert/projects/<prog>.c).  Prints
 a line per phase as it goes, then one table and the phases' times.
 
   projects.py --lib LIBDIR --work DIR [--src DIR] [--only NAME...] [--jobs 2]
-              [--mutant tests|reports] [--no-cost]
+              [--mutant tests|reports] [--no-cost] [--slow]
 LIBDIR: a built librefcount tree (include/, build/librefcount.a).
 --mutant: the harness's own mutants, each of which must make a row FAILED:
   tests    the refcount_*dec_and_test() calls of the converted tree's
@@ -94,9 +94,24 @@ PROJECTS = {
                            "socket_client", "socket_server", "x11_wrapper")],
                        inc=["@src/src", "src"], lib="src/pulse/libpulse.so", libroot="src",
                        prog="pulseaudio", cost_n=2000000),
+    # AVBuffer, AVBufferPool (and the Android and Raspberry Pi decoders'
+    # counts, not built here), each created by atomic_init().  Debian runs
+    # FATE without samples (make check -k); every internal component is
+    # built, the external libraries off (--disable-autodetect: only nasm
+    # is needed): too slow for CI, check-convert-slow runs it.
+    "ffmpeg": dict(title="ffmpeg 5.1.9", pkg="ffmpeg", version="7:5.1.9", system="configure",
+                   configure=["--disable-doc", "--disable-stripping", "--disable-autodetect"],
+                   deps=["nasm"],
+                   test_targets=["fate"], test_reports="tests/data/fate/*.rep",
+                   expect=["AVBuffer.refcount", "AVBufferPool.refcount"],
+                   also=["FFPoolRef.refcount", "MediaCodecDecContext.refcount"],
+                   inc=["@src", "."], lib="libavutil/libavutil.a", prog="ffmpeg",
+                   cost_n=2000000),
 }
 # Two lanes for two CPUs: dbus (most of the time) beside the others.
 LANES = [["dbus"], ["jansson", "json-c-on", "json-c-off", "pulseaudio"]]
+# --slow: the projects too slow for CI (check-convert-slow)
+SLOW_LANES = [["ffmpeg"]]
 
 
 class Clock:
@@ -254,7 +269,7 @@ def one(name, p, a, clock):
     log = lambda f: os.path.join(work, f)
     sysm = B.SYSTEMS[p["system"]]
     with clock.phase(name, "fetch and build-dep"):
-        pristine = B.fetch(p["pkg"], p["version"], a.src, log("fetch.log"))
+        pristine = B.fetch(p["pkg"], p["version"], a.src, log("fetch.log"), p.get("deps"))
     # the tool, beside the baseline: the report of the pristine source and
     # apply on a copy, whose changes go into the built tree afterwards
     tool, td = start_tool(p["pkg"], pristine, a, clock)
@@ -404,11 +419,13 @@ def main():
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--mutant", choices=("tests", "reports"))
     ap.add_argument("--no-cost", action="store_true")
+    ap.add_argument("--slow", action="store_true", help="the rows too slow for CI")
     a = ap.parse_args()
     a.lib, a.work = os.path.abspath(a.lib), os.path.abspath(a.work)
     a.src = os.path.abspath(a.src or os.path.join(a.work, "src"))
     clock, found = Clock(), {}
-    lanes = [[n for n in l if not a.only or n in a.only] for l in LANES]
+    lanes = [[n for n in l if not a.only or n in a.only]
+             for l in (SLOW_LANES if a.slow else LANES)]
     threads = [threading.Thread(target=lane, args=(l, a, clock, found)) for l in lanes if l]
     for t in threads:
         t.start()

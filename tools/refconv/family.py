@@ -295,5 +295,15 @@ def rewrite(fam, text):
 
 
 def families(root, files, defs):
-    """The tree's families, each with its proofs' verdict."""
-    return {f: check(root, files, defs, fam) for f, fam in find(root, files, defs).items()}
+    """The tree's families, each with its proofs' verdict.  An installed
+    header defining a family is converted only when an installed header
+    declares a struct holding its count (then the .pc gets Requires:);
+    otherwise every user of that header would need librefcount for nothing."""
+    from .rewrite import public_header
+    out = {f: check(root, files, defs, fam) for f, fam in find(root, files, defs).items()}
+    for fam in out.values():
+        if not fam.refused and public_header(root, fam.header) and \
+                not any(public_header(root, f) for _, f, _ in fam.fields):
+            fam.refused.append("%s is an installed header, and no installed struct "
+                               "holds the count" % os.path.relpath(fam.header, root))
+    return out

@@ -182,7 +182,7 @@ def apply_families(m):
         print("changed: %s (the family %s, %d fields: %s)" % (
             os.path.relpath(fam.header, root), fam.declare, len(fam.fields),
             ", ".join(sorted("%s.%s" % (st, field) for st, _, _ in fam.fields))))
-        if public_header(root, fam.header):
+        if public_header(root, fam.header):  # a struct it declares holds the count
             hints(root, [(field, dict(decls=[dict(file=fam.header)], sites=[]))], m)
     return done
 
@@ -295,8 +295,10 @@ def apply(m, incdir):
         after = scan.read(f)
         if after != before[f]:
             changed += 1
-            b, a = before[f].split("\n"), after.split("\n")
-            n = sum(1 for x, y in zip(b, a) if x != y) + abs(len(a) - len(b))
+            import difflib
+            n = sum(max(i2 - i1, j2 - j1) for op, i1, i2, j1, j2 in difflib.SequenceMatcher(
+                None, before[f].split("\n"), after.split("\n"),
+                autojunk=False).get_opcodes() if op != "equal")
             print("changed: %s (%d lines)" % (os.path.relpath(f, root), n))
     for field, fm in conv:
         print("converted: %s -> %s (%d operations, %d plain, %d reads, %d sentinels, "
