@@ -100,6 +100,16 @@ def candidates(m):
     return out
 
 
+def family_ops(root, fam):
+    """A family's operations: each macro's definitions, what `apply`
+    rewrites (its call sites are not attributed to one struct)."""
+    what = lambda r: ("read" if r[0] == "read" else "create" if r[0] == "store" else
+                      "inc" if r[2] == +1 else "put, %s value" % r[1])
+    return [dict(at="%s:%d" % (rel(root, f), first), op=name, context=prim + "()",
+                 meaning=what(fam.ops[name]))
+            for name, prim, f, first, _ in sorted(fam.defs, key=lambda d: (d[2], d[3]))]
+
+
 def family_docs(root, fams):
     """One candidate per struct whose count is declared by a project's own
     refcount family (family.py): converted where the family is defined."""
@@ -118,7 +128,8 @@ def family_docs(root, fams):
                         "on refcount_t in %s, its call sites unchanged" % rel(root, fam.header))
                 if ok else "the family %s is not converted: %s" % (
                     fam.declare, "; ".join(fam.refused[:3])),
-                type=fam.type, to="refcount_t" if ok else None, operations=[], plain=[],
+                type=fam.type, to="refcount_t" if ok else None,
+                operations=family_ops(root, fam), plain=[],
                 reads=[], sentinels=[], initialisers=[], sets=[], creations=[],
                 frees_on_le0=[], releases=[]))
     return out
