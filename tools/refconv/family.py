@@ -123,15 +123,18 @@ def _resolve(name, funcs, depth=0):
 
 def find(root, files, defs):
     """The families of the tree: {field: Family}."""
-    out = {}
+    out, operated = {}, set()  # (file, field) some macro operates on: (p)->field
+    for _name, params, body, f, _first, _last in defs:
+        if params:
+            for pm in re.finditer(r"\(\s*(\w+)\s*\)\s*->\s*(\w+)", body):
+                if pm.group(1) == params[0]:
+                    operated.add((f, pm.group(2)))
     for name, params, body, f, first, _last in defs:
         m = DECLARE_RE.match(body) if params is None else None
-        if m and not re.search(r"\b(struct|union|enum|typedef|return)\b", body) and \
-                m.group(2) != name:
-            fam = Family(f, m.group(2), " ".join(m.group(1).split()), name)
-            if any(x[3] == f and re.search(r"\(\s*%s\s*\)\s*->\s*%s\b" % (
-                    re.escape(x[1][0]), m.group(2)), x[2]) for x in defs if x[1]):
-                out.setdefault(m.group(2), fam)
+        if m and (f, m.group(2)) in operated and m.group(2) != name and \
+                not re.search(r"\b(struct|union|enum|typedef|return)\b", body):
+            out.setdefault(m.group(2), Family(f, m.group(2), " ".join(m.group(1).split()),
+                                              name))
     if not out:
         return {}
     funcs = _functions(files)
