@@ -9,7 +9,7 @@ cost ratio through the public API (lab/convert/projects/<prog>.c).  Prints
 a line per phase as it goes, then one table and the phases' times.
 
   projects.py --lib LIBDIR --work DIR [--src DIR] [--only NAME...] [--jobs 2]
-              [--mutant tests|reports] [--no-cost] [--slow]
+              [--mutant tests|reports] [--no-cost]
 LIBDIR: a built librefcount tree (include/, build/librefcount.a).
 --mutant: the harness's own mutants, each of which must make a row FAILED:
   tests    the refcount_*dec_and_test() calls of the converted tree's
@@ -98,7 +98,7 @@ PROJECTS = {
     # counts, not built here), each created by atomic_init().  Debian runs
     # FATE without samples (make check -k); every internal component is
     # built, the external libraries off (--disable-autodetect: only nasm
-    # is needed): too slow for CI, check-convert-slow runs it.
+    # is needed).
     "ffmpeg": dict(title="ffmpeg 5.1.9", pkg="ffmpeg", version="7:5.1.9", system="configure",
                    configure=["--disable-doc", "--disable-stripping", "--disable-autodetect"],
                    deps=["nasm"],
@@ -112,10 +112,9 @@ PROJECTS = {
                    inc=["@src", "."], lib="libavutil/libavutil.a", prog="ffmpeg",
                    cost_n=2000000),
 }
-# Two lanes for two CPUs: dbus (most of the time) beside the others.
-LANES = [["dbus"], ["jansson", "json-c-on", "json-c-off", "pulseaudio"]]
-# --slow: the projects too slow for CI (check-convert-slow)
-SLOW_LANES = [["ffmpeg"]]
+# Two lanes for two CPUs, of about the same length: dbus and pulseaudio
+# beside the small ones and ffmpeg (the longest row).
+LANES = [["dbus", "pulseaudio"], ["jansson", "json-c-on", "json-c-off", "ffmpeg"]]
 
 
 class Clock:
@@ -427,13 +426,11 @@ def main():
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--mutant", choices=("tests", "reports"))
     ap.add_argument("--no-cost", action="store_true")
-    ap.add_argument("--slow", action="store_true", help="the rows too slow for CI")
     a = ap.parse_args()
     a.lib, a.work = os.path.abspath(a.lib), os.path.abspath(a.work)
     a.src = os.path.abspath(a.src or os.path.join(a.work, "src"))
     clock, found = Clock(), {}
-    lanes = [[n for n in l if not a.only or n in a.only]
-             for l in (SLOW_LANES if a.slow else LANES)]
+    lanes = [[n for n in l if not a.only or n in a.only] for l in LANES]
     threads = [threading.Thread(target=lane, args=(l, a, clock, found)) for l in lanes if l]
     for t in threads:
         t.start()
