@@ -5,7 +5,7 @@
 # 5.1.9): source and build dependencies from Debian, baseline and
 # converted test suites, the counters, a misuse replay and a cost ratio,
 # in one table
-# (lab/convert/projects.py, docs/convert.md).  About 17 minutes and
+# (lab/convert/projects.py, docs/convert.md).  About 15 minutes and
 # the network (apt-get only): not in CHECK_TARGETS; .ci/run runs it after
 # make check.  CONVERT_LIB: the librefcount tree to convert to (include/
 # and build/librefcount.a), this one by default.  CONVERT_ARGS: more
