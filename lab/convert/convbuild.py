@@ -38,16 +38,21 @@ def apt(args, log):
                                             "apt-get"] + args, log=log, nice=False)
 
 
-def fetch(pkg, version, srcdir, log):
+def fetch(pkg, version, srcdir, log, deps=None):
     """The Debian source of PKG, extracted once under SRCDIR (pristine:
     the report reads it, the builds copy it); its build dependencies
-    installed.  Returns the directory."""
+    installed, or only DEPS when the row's configuration names them (a
+    build with the optional libraries off).  Returns the directory."""
     dest = os.path.join(srcdir, pkg)
     if not os.path.isdir(dest):
         sh(["flock", "/tmp/apt.lock", os.path.join(HERE, "fetch-src.sh"), pkg, version, dest],
            log=log, nice=False)
-    if subprocess.run(["dpkg-checkbuilddeps"], cwd=dest, stdout=subprocess.DEVNULL,
-                      stderr=subprocess.DEVNULL).returncode:
+    if deps is not None:
+        if subprocess.run(["dpkg", "-s"] + deps, stdout=subprocess.DEVNULL,
+                          stderr=subprocess.DEVNULL).returncode:
+            apt(["install", "-y", "-qq"] + deps, log)
+    elif subprocess.run(["dpkg-checkbuilddeps"], cwd=dest, stdout=subprocess.DEVNULL,
+                        stderr=subprocess.DEVNULL).returncode:
         apt(["build-dep", "-y", "-qq", pkg], log)
     return dest
 
@@ -166,7 +171,72 @@ class Autotools:
         return res
 
 
-SYSTEMS = {"cmake": CMake(), "autotools": Autotools()}
+class Meson:
+    """meson setup, ninja, meson test (its testlog.json read test by test)."""
+
+    def configure(self, p, src, bdir, lib, log):
+        inc, link = lib_flags(lib)
+        sh(["meson", "setup", bdir, src] + p["configure"] +
+           ["-Dc_args=" + inc, "-Dc_link_args=" + link], log=log)
+
+    def build(self, bdir, jobs, log):
+        sh(["ninja", "-j%d" % jobs], cwd=bdir, log=log)
+
+    rebuild = build  # ninja reruns meson when a meson.build changed
+
+    def test(self, p, src, bdir, env, jobs, log, only=None):
+        """{test name: passed?}: OK and EXPECTEDFAIL pass; SKIP, FAIL,
+        TIMEOUT, UNEXPECTEDPASS, ERROR do not."""
+        open(log, "w").close()
+        env = test_env(p, src, bdir, env)
+        tl = os.path.join(bdir, "meson-logs", "testlog.json")
+        if os.path.exists(tl):
+            os.unlink(tl)
+        sh(["meson", "test", "--no-rebuild", "--print-errorlogs", "--num-processes",
+            str(jobs)] + (sorted(only) if only else []) + p.get("test_args", []),
+           cwd=bdir, env=env, log=log, check=False)
+        res = {}
+        if os.path.exists(tl):
+            import json
+            for l in open(tl, errors="replace"):
+                if l.strip():
+                    t = json.loads(l)
+                    res[t["name"]] = t["result"] in ("OK", "EXPECTEDFAIL")
+        return res
+
+
+class Configure:
+    """A hand-written ./configure (ffmpeg's): run in the build directory,
+    flags through --extra-cflags and --extra-libs; the tests are make
+    targets (TEST_TARGETS) whose results are report files, one a test
+    (TEST_REPORTS, a glob under the build directory: `name:status:...`,
+    status 0 passes)."""
+
+    def configure(self, p, src, bdir, lib, log):
+        inc, link = lib_flags(lib)
+        sh([os.path.join(src, "configure")] + p["configure"] +
+           ["--extra-cflags=" + inc, "--extra-libs=" + link], cwd=bdir, log=log)
+
+    build = Autotools.build
+    rebuild = Autotools.build
+
+    def test(self, p, src, bdir, env, jobs, log, only=None):
+        open(log, "w").close()
+        env = test_env(p, src, bdir, env)
+        for rep in glob.glob(os.path.join(bdir, p["test_reports"])):
+            os.unlink(rep)
+        targets = ["fate-" + t for t in sorted(only)] if only else p["test_targets"]
+        sh(["make", "-k", "-j%d" % jobs] + targets, cwd=bdir, env=env, log=log, check=False)
+        res = {}
+        for rep in glob.glob(os.path.join(bdir, p["test_reports"])):
+            w = open(rep, errors="replace").read().split(":")
+            if len(w) >= 2:
+                res[w[0]] = w[1] == "0"
+        return res
+
+
+SYSTEMS = {"cmake": CMake(), "autotools": Autotools(), "meson": Meson(),
+           "configure": Configure()}
 
 
 def foreign_symbols(path, lib):
@@ -189,10 +259,23 @@ def program(p, name, src, bdir, lib, out, log):
     next to OUT (the converted build replaces it in BDIR)."""
     incs = []
     for i in p["inc"]:
-        incs += ["-I", src if i == "@src" else os.path.join(bdir, i)]
+        incs += ["-I", src + i[4:] if i.startswith("@src") else os.path.join(bdir, i)]
     libpath = os.path.join(bdir, p["lib"])
     if libpath.endswith(".a"):
         libs = [libpath]
+    elif p.get("libroot"):  # the shared objects under it, their layout kept
+        d = out + ".lib"    # (a library's $ORIGIN-relative run path still holds)
+        shutil.rmtree(d, ignore_errors=True)
+        root = os.path.join(bdir, p["libroot"])
+        for dd, _, files in os.walk(root):
+            for f in files:
+                if re.search(r"\.so(\.|$)", f) and ".p" not in os.path.relpath(dd, root):
+                    t = os.path.join(d, os.path.relpath(dd, root))
+                    os.makedirs(t, exist_ok=True)
+                    shutil.copy(os.path.join(dd, f), t, follow_symlinks=False)
+        ld = os.path.join(d, os.path.relpath(os.path.dirname(libpath), root))
+        libs = ["-L" + ld, "-l" + os.path.basename(libpath)[3:].split(".so")[0],
+                "-Wl,-rpath," + ld]
     else:
         d = out + ".lib"
         copy_tree(os.path.dirname(libpath), d)

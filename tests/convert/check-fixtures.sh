@@ -59,8 +59,14 @@ mutant release-scan model.py 's/if any(_releases_object(t, None, b) for b in bas
 # a negative sentinel on a signed count accepted
 mutant release-scan model.py 's/if neg and fm.get("scalar") in signed:/if False:/' &&
 # a count revived from 0 after its final put accepted
-mutant revival model.py 's/    if revived:/    if False:/' || {
-	echo "check-convert-fixtures: a kept-value, creation, release or revival mutant passed" >&2
+mutant revival model.py 's/    if revived:/    if False:/' &&
+# a project's refcount family shared by a counter (its get tested) converted
+mutant family-trap family.py 's/elif role == "rmw" and step == +1 and not stmt:/elif False:/' &&
+# a creation by an atomic store (atomic_init) left as it is
+mutant atomic-store rewrite.py 's/if x.get("atomic")\], F=field, P=P)/if False], F=field, P=P)/' &&
+# a family whose put is not followed by a release converted
+mutant family family.py 's/if not _releases_object(rest, None, obj):/if _releases_object(rest, None, obj):/' || {
+	echo "check-convert-fixtures: a kept-value, creation, release, revival, atomic-store or family mutant passed" >&2
 	exit 1
 }
 # refcount-convert check: a test command that writes one report line in the
@@ -90,5 +96,5 @@ if check_cmd "$work/mutant/refcount-convert" 2>/dev/null; then
 	exit 1
 fi
 echo "check-convert-fixtures: $count fixtures passed; the mutant fails gcc-atomic;" \
-	"the kept-value, creation, release and revival mutants (9) fail kept-old, kept-refused, release-scan, revival;" \
+	"the kept-value, creation, release, revival, atomic-store and family mutants (12) fail kept-old, kept-refused, release-scan, revival, atomic-store, family, family-trap;" \
 	"check lists a logged report; its mutant fails"

@@ -134,6 +134,21 @@ position p : script:python() { key(p) in {{KEYS}} };
 - E->f@p = V
 + {{P}}_set(&E->{{F}}, V)
 
+// @@@ aset
+@{{RULE}}@
+identifier X;
+expression E, V;
+identifier f =~ "^{{F}}$";
+position p : script:python() { key(p) in {{KEYS}} };
+@@
+(
+- X(&E->f@p, V, ...)
++ {{P}}_set(&E->{{F}}, V)
+|
+- X(&E->f@p)
++ {{P}}_set(&E->{{F}}, 1)
+)
+
 // @@@ read
 @{{RULE}}@
 expression E;

@@ -69,7 +69,10 @@ def candidates(m):
     """The spatch model's candidates, then the fields only the compiler's
     view found (report-only: their lifecycle is not classified)."""
     root = m["root"]
-    out = [field_doc(root, fm) for _, fm in sorted(m["fields"].items())]
+    fams = m.get("families", {})
+    out = [field_doc(root, fm) for _, fm in sorted(m["fields"].items())
+           if not (fm["field"] in fams and not fams[fm["field"]].refused)]
+    out += family_docs(root, fams)
     seen = m.get("compiler")
     if not seen:
         return out
@@ -95,6 +98,41 @@ def candidates(m):
                              meaning=o["kind"]) for o in f["ops"]],
             plain=[], reads=[], sentinels=[], initialisers=[], sets=[], creations=[],
             frees_on_le0=[], releases=[]))
+    return out
+
+
+def family_ops(root, fam):
+    """A family's operations: each macro's definitions, what `apply`
+    rewrites (its call sites are not attributed to one struct)."""
+    what = lambda r: ("read" if r[0] == "read" else "create" if r[0] == "store" else
+                      "inc" if r[2] == +1 else "put, %s value" % r[1])
+    return [dict(at="%s:%d" % (rel(root, f), first), op=name, context=prim + "()",
+                 meaning=what(fam.ops[name]))
+            for name, prim, f, first, _ in sorted(fam.defs, key=lambda d: (d[2], d[3]))]
+
+
+def family_docs(root, fams):
+    """One candidate per struct whose count is declared by a project's own
+    refcount family (family.py): converted where the family is defined."""
+    out = []
+    for field, fam in sorted(fams.items()):
+        ok = not fam.refused
+        for st, f, line in sorted(fam.fields, key=lambda x: (x[1], x[2])):
+            out.append(dict(
+                where="%s:%d" % (rel(root, f), line), field="%s.%s" % (st, field),
+                idiom="the project's refcount family %s (%s)" % (
+                    fam.declare, ", ".join(sorted(fam.ops))),
+                decision="convert" if ok else "report-only",
+                kind="reference-count" if ok else "unknown",
+                reason=("every use goes through the family, whose puts are tested "
+                        "and followed by a release: the family is re-implemented "
+                        "on refcount_t in %s, its call sites unchanged" % rel(root, fam.header))
+                if ok else "the family %s is not converted: %s" % (
+                    fam.declare, "; ".join(fam.refused[:3])),
+                type=fam.type, to="refcount_t" if ok else None,
+                operations=family_ops(root, fam), plain=[],
+                reads=[], sentinels=[], initialisers=[], sets=[], creations=[],
+                frees_on_le0=[], releases=[]))
     return out
 
 

@@ -123,6 +123,8 @@ def build(root, work=None, extra=None):
     model = dict(discovery=note, compiler=seen, root=root, ops=ops, mwraps=mwraps, fwraps=fwraps, sites=sites,
                  unknown=unknown, fields={}, macro_file=mlines, incdirs=incdirs,
                  work=work, files=files, defs=defs)
+    from . import family
+    model["families"] = family.families(root, files, defs)
     if not cands:
         return model
     ptr_ops = [n for n, o in call_ops.items() if not o.field]
@@ -593,7 +595,7 @@ def _decide(fm, typedefs, root):
     for where, why in fm["refused"] + extra:
         reasons.append("%s:%d: %s" % (os.path.relpath(where["file"], root),
                                       where["line"], why))
-    for x in fm["sets"] + fm["sentinels"]:
+    for x in fm["sentinels"]:  # an atomic store of a sentinel: not rewritten
         if x.get("atomic"):
             reasons.append("%s:%d: set by %s (%s): an atomic store, a creation "
                            "and not an escape; apply does not rewrite that "

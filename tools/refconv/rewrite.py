@@ -105,7 +105,9 @@ def semantic_patch(m, conv):
                 F=field, NEW=names[what] % ("&E->" + field))
         add("plainstmt", [key(s) for s in fm["plain"] if s["meaning"] in ("inc", "dec")],
             F=field, P=P)
-        add("set", [key(x) for x in fm["sets"]], F=field, P=P)
+        add("set", [key(x) for x in fm["sets"] if not x.get("atomic")], F=field, P=P)
+        # a store through an atomic primitive (atomic_init(&b->f, 1)): a set
+        add("aset", [key(x) for x in fm["sets"] if x.get("atomic")], F=field, P=P)
         add("read", [key(x) for x in fm["reads"]], F=field, P=P)
 
     header = fill(sec["header"], SETS="\n".join(
@@ -162,15 +164,40 @@ def layout_check(fm, incdir):
     return r.returncode == 0, "%s -> %s" % (old, new)
 
 
+def apply_families(m):
+    """The project's own refcount abstractions whose proofs held,
+    re-implemented on refcount_t where they are defined (family.py); the
+    names of the fields they cover."""
+    from . import family
+    done = set()
+    for field, fam in sorted(m.get("families", {}).items()):
+        root = m["root"]
+        if fam.refused:
+            print("refused: the family %s (%s): %s" % (
+                fam.declare, os.path.relpath(fam.header, root), "; ".join(fam.refused[:5])))
+            continue
+        t = family.rewrite(fam, scan.read(fam.header))
+        scan.write(fam.header, insert_include(t, ["/* refcount-convert */", registry.INCLUDE]))
+        done.add(field)
+        print("changed: %s (the family %s, %d fields: %s)" % (
+            os.path.relpath(fam.header, root), fam.declare, len(fam.fields),
+            ", ".join(sorted("%s.%s" % (st, field) for st, _, _ in fam.fields))))
+        if public_header(root, fam.header):  # a struct it declares holds the count
+            hints(root, [(field, dict(decls=[dict(file=fam.header)], sites=[]))], m)
+    return done
+
+
 def apply(m, incdir):
     root = m["root"]
+    done = apply_families(m)
     conv = [(f, fm) for f, fm in sorted(m["fields"].items())
-            if fm["decision"] == "convert"]
+            if fm["decision"] == "convert" and fm["field"] not in done]
     for f, fm in sorted(m["fields"].items()):
         if fm["decision"] != "convert":
             print("refused: %s: %s" % (f, "; ".join(fm["reasons"])))
     if not conv:
-        print("refcount-convert: nothing to convert")
+        print("refcount-convert: %s" % ("%d families converted" % len(done) if done
+                                         else "nothing to convert"))
         return 0
     ok_conv = []
     for f, fm in conv:
@@ -268,8 +295,10 @@ def apply(m, incdir):
         after = scan.read(f)
         if after != before[f]:
             changed += 1
-            b, a = before[f].split("\n"), after.split("\n")
-            n = sum(1 for x, y in zip(b, a) if x != y) + abs(len(a) - len(b))
+            import difflib
+            n = sum(max(i2 - i1, j2 - j1) for op, i1, i2, j1, j2 in difflib.SequenceMatcher(
+                None, before[f].split("\n"), after.split("\n"),
+                autojunk=False).get_opcodes() if op != "equal")
             print("changed: %s (%d lines)" % (os.path.relpath(f, root), n))
     for field, fm in conv:
         print("converted: %s -> %s (%d operations, %d plain, %d reads, %d sentinels, "

@@ -53,4 +53,21 @@ static int cost_cmp(const void *a, const void *b)
 		printf("%.3f\n", s_[COST_SLICES / 2]);                   \
 	} while (0)
 
+/* The misuse replay's 2^32 gets (leaked), with each half's CPU ns per get
+ * on stderr: the count wraps, or saturates, half way */
+#define MISUSE_GETS_2_32(get)                                            \
+	do {                                                             \
+		unsigned long long i_ = 0;                               \
+		double t_ = cost_cpu_now();                              \
+		for (; i_ < (1ull << 31); i_++)                          \
+			get;                                             \
+		fprintf(stderr, "ns per get: %.2f for the first 2^31\n", \
+			(cost_cpu_now() - t_) / (1ull << 31));           \
+		t_ = cost_cpu_now();                                     \
+		for (; i_ < (1ull << 32); i_++)                          \
+			get;                                             \
+		fprintf(stderr, "ns per get: %.2f for the next 2^31\n",  \
+			(cost_cpu_now() - t_) / (1ull << 31));           \
+	} while (0)
+
 #endif /* CONVERT_COST_H */

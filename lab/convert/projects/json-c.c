@@ -16,18 +16,8 @@ int main(int argc, char **argv)
 {
 	if (argc > 1 && !strcmp(argv[1], "misuse")) {
 		struct json_object *o = json_object_new_object();
-		uint64_t i = 0;
-		double t = cost_cpu_now();
 
-		for (; i < (1ull << 31); i++)
-			json_object_get(o); /* leaked */
-		fprintf(stderr, "ns per get: %.2f for the first 2^31\n",
-			(cost_cpu_now() - t) / (1ull << 31));
-		t = cost_cpu_now();
-		for (; i < (1ull << 32); i++)
-			json_object_get(o);
-		fprintf(stderr, "ns per get: %.2f for the next 2^31\n",
-			(cost_cpu_now() - t) / (1ull << 31));
+		MISUSE_GETS_2_32(json_object_get(o));
 		int freed = json_object_put(o);
 		printf("%s\n", freed ? "wrapped, freed while referenced" : "not freed");
 		return 0;

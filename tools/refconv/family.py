@@ -1,0 +1,312 @@
+"""A project's own refcount abstraction, converted where it is defined.
+
+The class: a family of macros in one header, one of which declares the
+count's field (`#define X_DECLARE T f`, used as a struct member) and the
+others each apply one atomic operation to `(p)->f` of their argument (a
+store, a read, an increment, a decrement whose result is old or new, as
+the project's own inline functions resolve to a registry primitive).
+When every access to a field `f` declared that way goes through the
+family, and every use of the family is that of a reference count (each
+put's result is tested against the final put, and that test is followed by
+a release of the same object within its function; no get's result is
+used, so no increment from 0 is tested for; no store of 0 is used), the
+family's bodies are re-implemented on refcount_t and its call sites stay
+as they are.  Any failed proof refuses the whole family (its fields are
+then left to the call-site conversion, which judges each field itself).
+"""
+
+import os
+import re
+
+from . import analyse as A, registry, scan
+
+DECLARE_RE = re.compile(r"^([A-Za-z_][\w\s\*]*?)\s+(\w+)$")
+FUNC_RE = re.compile(r"^[ \t]*(?:static\s+)?(?:\w+\s+)*?(\w+)\s*\(([^()]*)\)\s*\{", re.M)
+
+
+class Family:
+    def __init__(self, header, field, ftype, declare):
+        self.header, self.field, self.type, self.declare = header, field, ftype, declare
+        self.ops = {}       # macro name -> (role, returns)
+        self.defs = []      # (macro, file, first, last)
+        self.fields = []    # (struct, file, line) declaring the field
+        self.refused = []   # why the family is not converted
+
+
+def _functions(files):
+    """name -> [(params, body)] of every function definition (all #if
+    variants), the inline atomics a family calls."""
+    out = {}
+    for f in files:
+        text = scan.read(f)
+        for m in FUNC_RE.finditer(text):
+            end = scan._match_brace(text, m.end() - 1)
+            if end < 0:
+                continue
+            params = [p.split()[-1].lstrip("*") if p.split() else ""
+                      for p in m.group(2).split(",")]
+            out.setdefault(m.group(1), []).append((params, text[m.end():end]))
+    return out
+
+
+def _step(arg, params):
+    """An argument as a step: +1, -1, ("param", i) or ("param-neg", i)."""
+    a = A.nospace(arg)
+    if a in ("1", "1u", "1U"):
+        return +1
+    if a in ("-1", "(-1)"):
+        return -1
+    neg = re.match(r"^-\(?(\w+)\)?$", a)
+    if neg and neg.group(1) in params:
+        return ("param-neg", params.index(neg.group(1)))
+    return ("param", params.index(a)) if a in params else None
+
+
+def _neg(st):
+    if isinstance(st, int):
+        return -st
+    if st:
+        return ("param" if st[0] == "param-neg" else "param-neg", st[1])
+    return None
+
+
+def _resolve(name, funcs, depth=0):
+    """What NAME(a, ...) does to its first parameter's count: (role,
+    returns, step) with role read, store, rmw; step an int or ("param", i).
+    Every variant the registry can read must agree, or None."""
+    if depth > 4:
+        return None
+    seen = set()
+    for params, body in funcs.get(name, []):
+        b = A.nospace(re.sub(r"/\*.*?\*/|//[^\n]*|^\s*#.*$", "", body, flags=re.M))
+        for f in registry.FENCES:
+            b = re.sub(r"%s\(\w*\);" % f, "", b)
+        b = b.replace("(void)", "")
+        p0 = re.escape(params[0]) if params else "$^"
+        m = re.match(r"^return\(?(\w+)\((.*)\)\)?([-+]\w+)?;$", b)
+        r = None
+        if re.match(r"^return\(?%s->\w+\)?;$" % p0, b):
+            r = ("read", "read", 0)
+        elif re.match(r"^%s->\w+=\w+;$" % p0, b):
+            r = ("store", "set", 0)
+        elif m:
+            call, args = m.group(1), A.split_args(m.group(2))
+            if call in registry.PRIMITIVES and args and \
+                    re.match(r"^&\(?%s\)?->\w+$" % p0, A.nospace(args[0])):
+                _fam, ret, _p, delta = registry.PRIMITIVES[call]
+                if delta == 0:
+                    r = ("read", "read", 0)
+                else:
+                    st = delta if isinstance(delta, int) else _step(args[delta[1]], params)
+                    if not isinstance(delta, int) and delta[2] < 0:
+                        st = _neg(st)
+                    r = ("rmw", ret, st)
+            elif call in funcs and args and A.nospace(args[0]) == params[0]:
+                inner = _resolve(call, funcs, depth + 1)
+                if inner and inner[0] == "rmw" and isinstance(inner[2], tuple):
+                    st = _step(args[inner[2][1]], params)
+                    if inner[2][0] == "param-neg":
+                        st = _neg(st)
+                    inner = (inner[0], inner[1], st)
+                r = inner
+            if r and r[0] == "rmw" and m.group(3):
+                r = (r[0], registry.adjust(r[1], m.group(3)[0], int(m.group(3)[1:]), r[2])
+                     if m.group(3)[1:].isdigit() and isinstance(r[2], int) else None, r[2])
+        elif re.match(r"^(\w+)\(&\(?%s\)?->\w+,\w+(,\w+)?\);$" % p0, b):
+            call = re.match(r"^(\w+)\(", b).group(1)
+            if call in registry.ATOMIC_STORES:
+                r = ("store", "set", 0)
+        if r:
+            seen.add(r)
+    return seen.pop() if len(seen) == 1 else None
+
+
+def find(root, files, defs):
+    """The families of the tree: {field: Family}."""
+    out, operated = {}, set()  # (file, field) some macro operates on: (p)->field
+    for _name, params, body, f, _first, _last in defs:
+        if params:
+            for pm in re.finditer(r"\(\s*(\w+)\s*\)\s*->\s*(\w+)", body):
+                if pm.group(1) == params[0]:
+                    operated.add((f, pm.group(2)))
+    for name, params, body, f, first, _last in defs:
+        m = DECLARE_RE.match(body) if params is None else None
+        if m and (f, m.group(2)) in operated and m.group(2) != name and \
+                not re.search(r"\b(struct|union|enum|typedef|return)\b", body):
+            out.setdefault(m.group(2), Family(f, m.group(2), " ".join(m.group(1).split()),
+                                              name))
+    if not out:
+        return {}
+    funcs = _functions(files)
+    for field, fam in out.items():
+        for name, params, body, f, first, last in defs:
+            if f != fam.header or not params:
+                continue
+            acc = re.findall(r"(\w+)\s*\(\s*&\s*\(\s*%s\s*\)\s*->\s*%s\b" % (
+                re.escape(params[0]), field), body)
+            if not acc:
+                continue
+            if len(set(acc)) != 1:
+                fam.refused.append("%s applies more than one operation" % name)
+                continue
+            r = _resolve(acc[0], funcs)
+            if r is None:
+                fam.refused.append("%s: %s() is not read as one atomic operation"
+                                   % (name, acc[0]))
+                continue
+            m = re.search(r"%s\s*\(\s*&\s*\(\s*%s\s*\)\s*->\s*%s\s*\)\s*([-+])\s*(\d+)" % (
+                acc[0], re.escape(params[0]), field), body)
+            if m and r[0] == "rmw" and isinstance(r[2], int):
+                r = (r[0], registry.adjust(r[1], m.group(1), int(m.group(2)), r[2]), r[2])
+            sv = re.search(r"%s\s*\(\s*&\s*\(\s*%s\s*\)\s*->\s*%s\s*,\s*([^(),]+)\)" % (
+                acc[0], re.escape(params[0]), field), body)
+            if r[0] == "store":  # the value stored: a constant or a parameter
+                v = A.nospace(sv.group(1)) if sv else "?"
+                r = ("store", ("param", params.index(v)) if v in params else v, 0)
+            prev = fam.ops.get(name)
+            if prev and prev != r:
+                fam.refused.append("%s means different things in its variants" % name)
+            fam.ops[name] = r
+            fam.defs.append((name, acc[0], f, first, last))
+    return out
+
+
+def _calls(text, name):
+    """(start, end) of every NAME(...) call in TEXT."""
+    for m in re.finditer(r"\b%s\s*\(" % re.escape(name), text):
+        end = scan._match_brace(text.replace("(", "{").replace(")", "}"), m.end() - 1)
+        if end > 0:
+            yield m.start(), end + 1, text[m.end():end]
+
+
+def _function_end(text, pos):
+    """Where the function containing POS ends (its brace depth back at 0)."""
+    depth = text.count("{", 0, pos) - text.count("}", 0, pos)
+    i = pos
+    while i < len(text) and depth > 0:
+        if text[i] == "{":
+            depth += 1
+        elif text[i] == "}":
+            depth -= 1
+        i += 1
+    return i
+
+
+def check(root, files, defs, fam):
+    """The family's proofs over every use in the tree (fam.refused)."""
+    from .model import _releases_object
+    field, hdr = fam.field, fam.header
+    roles = {n: r for n, r in fam.ops.items()}
+    uses = 0
+    # the family's own definitions (every #if variant) and its declaration
+    own = [(a, b) for _, _, df, a, b in fam.defs] + [
+        (a, b) for n, _, _, df, a, b in defs if n == fam.declare and df == hdr]
+    for f in files:
+        text = scan.read(f)
+        inside = lambda pos: f == hdr and any(
+            a <= text.count("\n", 0, pos) + 1 <= b for a, b in own)
+        for m in re.finditer(r"(->|\.)\s*%s\b" % re.escape(field), text):
+            if not inside(m.start()):
+                fam.refused.append("%s:%d: %s used outside the family" % (
+                    os.path.relpath(f, root), text.count("\n", 0, m.start()) + 1, field))
+        for m in re.finditer(r"^\s*%s\s*;" % fam.declare, text, re.M):
+            st = re.findall(r"\bstruct\s+(\w+)\s*\{", text[:m.start()])
+            fam.fields.append((st[-1] if st else "?", f,
+                               text.count("\n", 0, m.end()) + 1))
+        for name, (role, ret, step) in roles.items():
+            for s, e, args in _calls(text, name):
+                if inside(s):
+                    continue
+                uses += 1
+                at = "%s:%d" % (os.path.relpath(f, root), text.count("\n", 0, s) + 1)
+                before = text[:s].rstrip()
+                after = text[e:].lstrip()
+                stmt = before[-1:] in (";", "{", "}", ")", "") and after.startswith(";")
+                if role == "store":
+                    v = ret if not isinstance(ret, tuple) else A.nospace(
+                        (A.split_args(args) + ["?"] * 9)[ret[1]])
+                    if not re.match(r"^[1-9]\d*[uUlL]*$", v):
+                        fam.refused.append("%s: %s stores %s (a creation stores a "
+                                           "positive constant)" % (at, name, v))
+                elif role == "rmw" and step == +1 and not stmt:
+                    fam.refused.append("%s: the get's result is used (an increment "
+                                       "from 0 tested for: a counter)" % at)
+                elif role == "rmw" and step == -1:
+                    cm = re.match(r"^(==|!=|<=|>=|<|>)\s*(\d+)", after)
+                    what = cm and registry.DEC_TESTS.get((ret, cm.group(1), int(cm.group(2))))
+                    if not what:
+                        fam.refused.append("%s: the put's result is not tested against "
+                                           "the final put" % at)
+                        continue
+                    obj = args.strip()
+                    rest = text[e:_function_end(text, s)]
+                    if what == "last":  # if (PUT(x) <= 0) release(x), or a block
+                        semi, brace = rest.find(";"), rest.find("{")
+                        rest = rest[:scan._match_brace(rest, brace) + 1] if \
+                            0 <= brace < semi else rest[:semi + 1]
+                    if not _releases_object(rest, None, obj):
+                        fam.refused.append("%s: no release of %s follows the final put"
+                                           % (at, obj))
+                elif role == "rmw" and step not in (+1, -1):
+                    fam.refused.append("%s: %s is not a get or a put" % (at, name))
+    if not uses:
+        fam.refused.append("no use")
+    return fam
+
+
+def names(fam, P="refcount"):
+    """Each family macro's atomic call -> its refcount_t form."""
+    out = {}
+    for name, (role, ret, step) in fam.ops.items():
+        if role == "read":
+            out[name] = P + "_read(%s)"
+        elif role == "store":
+            out[name] = P + "_set(%s, %s)"  # a creation: a positive constant
+        elif step == +1:
+            out[name] = P + "_inc(%s)"
+        elif ret == "new":
+            out[name] = "(!" + P + "_dec_and_test(%s))"   # 0 on the final put
+        elif ret == "old":
+            out[name] = "(" + P + "_dec_and_test(%s) ? 1 : 2)"  # 1 on the final put
+        else:
+            out[name] = None
+    return out
+
+
+def rewrite(fam, text):
+    """The family header's text with its operations and its declaration on
+    refcount_t (line numbers kept)."""
+    new = names(fam)
+    lines = text.split("\n")
+    for name, prim, _f, first, last in fam.defs:
+        body = "\n".join(lines[first - 1:last])
+        pat = re.compile(r"%s\s*\(\s*(&\s*\(\s*\w+\s*\)\s*->\s*%s)\s*(?:,\s*([^()]*?))?\)"
+                         r"(\s*[-+]\s*\d+)?" % (prim, fam.field))
+        role = fam.ops[name]
+
+        def sub(m):
+            ptr = A.nospace(m.group(1))
+            if role[0] == "store":
+                return new[name] % (ptr, m.group(2))
+            return new[name] % ptr
+        body = pat.sub(sub, body)
+        lines[first - 1:last] = body.split("\n")
+    text = "\n".join(lines)
+    return re.sub(r"(#\s*define\s+%s\b[\s\\]*)%s(\s+%s\b)" % (
+        fam.declare, re.escape(fam.type).replace(r"\ ", r"\s+"), fam.field),
+        r"\1refcount_t\2", text, count=1)
+
+
+def families(root, files, defs):
+    """The tree's families, each with its proofs' verdict.  An installed
+    header defining a family is converted only when an installed header
+    declares a struct holding its count (then the .pc gets Requires:);
+    otherwise every user of that header would need librefcount for nothing."""
+    from .rewrite import public_header
+    out = {f: check(root, files, defs, fam) for f, fam in find(root, files, defs).items()}
+    for fam in out.values():
+        if not fam.refused and public_header(root, fam.header) and \
+                not any(public_header(root, f) for _, f, _ in fam.fields):
+            fam.refused.append("%s is an installed header, and no installed struct "
+                               "holds the count" % os.path.relpath(fam.header, root))
+    return out
