@@ -370,6 +370,19 @@ def _release_gap(fm):
                               lasts[0]["line"])
 
 
+def _undoes_underflow(put_text, between):
+    """The put's result kept in a variable (`old = dec(&o->ref);`) and the
+    increment inside a test of that variable for an underflow (`if (old <=
+    0)`, `< 0`, `< 1`) before it: the increment undoes a put that should
+    not have happened (dbus's unrefs), on a path the last put never takes;
+    a refcount_t saturates there itself.  Not a revival."""
+    m = re.match(r"\s*(?:[\w ]+\s)?\**(\w+)\s*=[^=]", put_text)
+    if not m:
+        return False
+    under = re.compile(r"\bif\s*\(.*\b%s\s*(?:<=\s*0|<\s*0|<\s*1)\b" % re.escape(m.group(1)))
+    return any(under.search(t) for t in between)
+
+
 def _revived(fm):
     """An increment of the same object's count after its final put, in the
     function of that put (`if (dec_and_test(&s->ref)) { inc(&s->ref);
@@ -383,8 +396,10 @@ def _revived(fm):
             if i["step"] != +1 or i["file"] != s["file"] or i["line"] <= s["line"] or \
                     A.nospace(i["base"]) != A.nospace(s["base"]):
                 continue
-            if any(_line_text(cache, s["file"], n).startswith("}")
-                   for n in range(s["line"] + 1, i["line"])):
+            between = [_line_text(cache, s["file"], n) for n in range(s["line"] + 1, i["line"])]
+            if any(t.startswith("}") for t in between):
+                continue
+            if _undoes_underflow(_line_text(cache, s["file"], s["line"]), between):
                 continue
             return "%s:%d: incremented after its final put at line %d, in the same " \
                 "function: revived from 0, which a refcount_t reports as a use " \
