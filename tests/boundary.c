@@ -743,6 +743,40 @@ Test(BT_SUITE, sub_and_test_0_at_0, .init = setup)
 	}
 }
 
+/*
+ * Each operation inlined into a cold function: the compiler emits that into
+ * .text.unlikely, and an asm stub pushed into the same section would sit on
+ * the common case's path (every good get and put reported).  Good steps on
+ * a count of 5: none reports, each gives its usual result.
+ */
+static __attribute__((cold, noinline)) int cold_steps(BT_T *r)
+{
+	int bad = 0;
+
+	BT(inc)(r);
+	BT(add)(2, r);
+	bad |= !BT(inc_not_zero)(r) << 0;
+	bad |= !BT(add_not_zero)(2, r) << 1;
+	bad |= BT(dec_and_test)(r) << 2;
+	bad |= BT(sub_and_test)(2, r) << 3;
+	BT(dec)(r);
+	return bad;
+}
+
+Test(BT_SUITE, cold_caller, .init = setup)
+{
+	struct report_counts before;
+	const char *why;
+	BT_T r;
+
+	BT(set)(&r, 5);
+	report_counts_snap(&before);
+	cr_assert_eq(cold_steps(&r), 0);
+	cr_assert_eq(BT(read)(&r), 7u);
+	cr_assert(report_counts_delta_ok(&before, NO_REPORT, 0, &why), "%s",
+		  why);
+}
+
 #if defined(__REFCOUNT_SATURATING_DESIGN) || defined(BOUNDARY_LONG)
 /*
  * __refcount_add_not_zero_limited_acquire(): false, unchanged and silent

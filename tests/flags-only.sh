@@ -11,9 +11,13 @@
 #     add, sub, inc or dec whose flags the branches read (the saturating
 #     breed's word is INT_MIN - count: docs/design.md, 'The increment and
 #     the flags');
-#   - try-gets (hp_try_*): no `xadd`; `cmpxchg` in their loop, and the first
-#     compare after it must not read the accumulator (%eax), the value the
-#     locked instruction read back: the range test is on the sum that fed it.
+#   - try-gets (hp_try_*): no `xadd`; `cmpxchg` in their loop; the first
+#     one laid out outside .cold (the hot loop; the general loop of the
+#     edge cases comes after it) is followed at once by the branch on its
+#     own ZF (the retry), and from there to the success path's `ret` or
+#     `jmp` no compare, test, setcc or conditional branch: the whole range test is made before the swap, as atomic_t's
+#     (docs/design.md, 'The try-get'), so nothing after the locked
+#     instruction reads what it read back or holds up the next one.
 # Pure disassembly: the verdict is the same on any machine.  Exit 1 and one
 # line per violation on a violation.
 set -eu
@@ -25,6 +29,7 @@ for o in "$@"; do
 	/^[0-9a-f]+ <hp_[a-z_]+(\.cold)?>:$/ {
 		fn = $2
 		gsub(/[<>:]/, "", fn)
+		cold = fn ~ /\.cold$/
 		sub(/\.cold$/, "", fn)
 		seen[fn] = 1
 		aftercas = 0
@@ -40,14 +45,21 @@ for o in "$@"; do
 		if (insn ~ /xadd/)
 			xadd[fn]++
 		if (insn ~ /cmpxchg/) {
+			aftercas = !cold && !hotcas[fn]++
 			cas[fn]++
-			aftercas = 1
 			next
 		}
-		if (aftercas && insn ~ /^(cmp|test)/) {
-			if (insn ~ /%[er]?ax([^a-z]|$)|%al([^a-z]|$)/)
-				bad[fn] = bad[fn] " a compare after the cmpxchg reads %eax (" insn ");"
-			aftercas = 0
+		if (aftercas == 1) {
+			if (insn !~ /^j(ne|nz) /)
+				bad[fn] = bad[fn] " the cmpxchg is not followed by its retry branch (" insn ");"
+			aftercas = 2
+			next
+		}
+		if (aftercas == 2) {
+			if (insn ~ /^(ret|jmp)/)
+				aftercas = 0
+			else if (insn ~ /^(cmp|test|set|j[a-z]+ )/)
+				bad[fn] = bad[fn] " a test after the swap (" insn ");"
 		}
 	}
 	END {

@@ -129,13 +129,15 @@ check-flags-only: tests/flags-only.c tests/flags-only.sh $(LIB_HDRS) | \
 	for f in hp_inc hp_add hp_kref_get hp_dec_and_test; do \
 		grep -q "$$f: xadd" $(FO_DIR)/mutant-xadd.out || exit 1; done
 	cp -r include $(FO_DIR)/mutant-include
-	sed -i 's/(next <= 0 ||/(w <= 0 ||/' \
+	perl -0pi -e 's/(\*oldp = __RC_ENC\(w\);\n\t\treturn) true;/$$1 __RC_WRAP_SUB(w, i) > 0 || __RC_F(add_not_zero_loop)(i, r, oldp, w);/' \
+		$(FO_DIR)/mutant-include/refcount/impl/saturating-ops.h
+	grep -q '__RC_WRAP_SUB(w, i) > 0 ||' \
 		$(FO_DIR)/mutant-include/refcount/impl/saturating-ops.h
 	$(FO_X64_GCC) $(FO_CFLAGS) -I$(FO_DIR)/mutant-include \
 		-o $(FO_DIR)/mutant-tryget.ob
 	! sh tests/flags-only.sh objdump $(FO_DIR)/mutant-tryget.ob \
 		> $(FO_DIR)/mutant-tryget.out
-	grep -q "hp_try_inc_not_zero: a compare after the cmpxchg reads" \
+	grep -q "hp_try_inc_not_zero:.* a test after the swap" \
 		$(FO_DIR)/mutant-tryget.out
 	@echo "check-flags-only: 4 builds pass; both mutants fail it, as they must"
 CHECK_TARGETS += check-flags-only

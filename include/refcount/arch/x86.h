@@ -32,7 +32,7 @@
  */
 #define __REFCOUNT_X86_CHECK_LT_ZERO                                           \
 	"js 771f\n\t"                                                          \
-	".pushsection .text.unlikely, \"ax\"\n"                                \
+	".pushsection " __REFCOUNT_STUB_SECTION ", \"ax\"\n"                   \
 	"771:\tjo %l[ovf]\n\t"                                                 \
 	"jmp %l[neg]\n\t"                                                      \
 	".popsection\n\t"

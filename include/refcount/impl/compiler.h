@@ -54,6 +54,18 @@
 #endif
 
 /*
+ * The section of the x86 asm's out-of-line stubs: ".pushsection" this, the
+ * stub, ".popsection".  Never a section the compiler is emitting into, so a
+ * stub never lands after the instructions that fall through past it: an
+ * operation inlined into cold code (a function gcc splits, a cold caller)
+ * is itself in .text.unlikely, and a stub pushed to that same section
+ * would sit right after it, on the path of the common case.  The name
+ * still matches the linker's .text.unlikely.* rule; no function name gives
+ * a second dot.
+ */
+#define __REFCOUNT_STUB_SECTION ".text.unlikely..refcount"
+
+/*
  * __refcount_opaque_false(): an opaque copy of false, for the error paths of
  * asm goto operations that return bool.  Without it gcc merges the error
  * path's "return false" with the common one and moves both to the cold

@@ -18,7 +18,8 @@
  *                     <refcount/arch/x86-saturating.h> (refcount_t only)
  *
  * It defines __RC_F() of add_not_zero_limited_acquire,
- * inc_not_zero_limited_acquire, add_not_zero, add_not_zero_acquire, add,
+ * inc_not_zero_limited_acquire, add_not_zero (and its general loop,
+ * add_not_zero_loop), add_not_zero_acquire, add,
  * sub_and_test and dec, the __refcount_*() forms that
  * <refcount/refcount.h> documents.  The design is the kernel's since v5.5
  * (include/linux/refcount.h, lib/refcount.c; Will Deacon): one
@@ -149,61 +150,18 @@ __RC_F(inc_not_zero_limited_acquire)(__RC_T *r, __RC_V *oldp, __RC_V limit)
 	return __RC_F(add_not_zero_limited_acquire)(1, r, oldp, limit);
 }
 
-/* The __refcount_*() forms below are documented in <refcount/refcount.h>. */
-
-static __refcount_inline __refcount_must_check bool
-__RC_F(add_not_zero)(__RC_V i, __RC_T *r, __RC_V *oldp)
+/*
+ * The try-get's general loop: refuse 0 and the hole, else swap; a swap from
+ * a negative count or one past MAX - @i saturates and reports (or puts an
+ * immortal one back, judged on the swapped value, as the kernel's).  @w is
+ * the word last read.  Returns the count seen (0: refused).
+ */
+static __refcount_inline __RC_V __RC_F(add_not_zero_loop)(__RC_V i, __RC_T *r,
+							  __RC_V *oldp,
+							  __RC_V w)
 {
-	__RC_V w = __RC_LOAD(&r->refs), old;
+	__RC_V old;
 
-	/*
-	 * For a constant 0 < i < MAX this is atomic_t's try-get, instruction
-	 * for instruction, with a compare for its test before and after the
-	 * compare-and-swap: "count 0 or the hole" before each swap (test of
-	 * the word's low 31 bits, je), then "count < 0 or past MAX - i" as one
-	 * compare of the new word (test, jle for i = 1), and the result is true
-	 * without testing old again.  0 and the hole are a refused try-get;
-	 * after a swap from a bad value the cold path saturates the counter
-	 * (or puts an immortal one back, judged on the swapped value, as the
-	 * kernel's) and reports.  Shapes measured and dropped (lab/results.md,
-	 * "Measured and not taken"): 0.3's, the range compare and a second
-	 * zero test after the swap (10^6 objects 1.10-1.13x atomic_t); one
-	 * range compare before it (a lea on the way to the locked
-	 * instruction: 1.02x at one thread); both compares before it (one
-	 * more branch in every retry: 1.02x under contention).  The error path
-	 * returns an opaque true, or gcc merges the success path's return with
-	 * it and moves that to the cold section.
-	 */
-	if (__builtin_constant_p(i) && i > 0 && i < __RC_MAXV) {
-		__RC_V next;
-
-		do {
-			if (__refcount_unlikely(__RC_ZERO_OR_HOLE(w))) {
-				if (oldp)
-					*oldp = __RC_ENC(w);
-				return false;
-			}
-			next = __RC_WRAP_SUB(w, i);
-		} while (!__RC_CAS(&r->refs, &w, next, __ATOMIC_RELAXED));
-		if (oldp)
-			*oldp = __RC_ENC(w);
-		/*
-		 * The count was neither 0 nor MIN, so "old < 0 or old past
-		 * MAX - i" is "next outside [1, MAX - i]", tested on the
-		 * register that fed the swap: nothing after the locked
-		 * instruction waits for the value it read, as in atomic_t's
-		 * loop.  Above MAX - i it can only be for i > 1 (the counts
-		 * MIN + 1 .. MIN + i - 1), so for i = 1 the test is `next <= 0`,
-		 * one compare (test, jle) and no copy of the word in the loop.
-		 */
-		if (__refcount_unlikely(next <= 0 ||
-					(i > 1 && next > __RC_MAXV - i))) {
-			__refcount_call_void(
-				__RC_WARN(r, REFCOUNT_ADD_NOT_ZERO_OVF));
-			return __refcount_opaque_true();
-		}
-		return true;
-	}
 	do {
 		if (__RC_ZERO_OR_HOLE(w))
 			break;
@@ -214,10 +172,47 @@ __RC_F(add_not_zero)(__RC_V i, __RC_T *r, __RC_V *oldp)
 	if (oldp)
 		*oldp = old;
 	if (!w)
-		return false; /* the hole: refused, silently */
+		return 0; /* the hole: refused, silently */
 	if (__refcount_unlikely(old < 0 || __RC_WRAP_ADD(old, i) < 0))
 		__refcount_call_void(__RC_WARN(r, REFCOUNT_ADD_NOT_ZERO_OVF));
 	return old;
+}
+
+/* The __refcount_*() forms below are documented in <refcount/refcount.h>. */
+
+static __refcount_inline __refcount_must_check bool
+__RC_F(add_not_zero)(__RC_V i, __RC_T *r, __RC_V *oldp)
+{
+	__RC_V w = __RC_LOAD(&r->refs);
+
+	/*
+	 * For a constant 0 < i < MAX this is atomic_t's try-get, instruction
+	 * for instruction: one compare and branch before each swap, and after
+	 * it only the branch on the swap's own ZF.  The words above i are the
+	 * counts 1 to MAX - i, the only ones an add of i takes to a good count
+	 * (the word is MIN - count), so `w > i` (cmp $i, jle for i = 1) is the
+	 * whole test and the success path tests nothing more.  Every other
+	 * word (0 and the hole, refused; a negative count or one past MAX - i,
+	 * swapped, saturated and reported) goes to the general loop, laid out
+	 * as cold.  An instruction after a locked one costs on some CPUs even
+	 * when it does not wait for it (docs/design.md, 'The try-get'); the
+	 * shapes measured and dropped are in lab/results.md, "Measured and not
+	 * taken".
+	 */
+	if (__builtin_constant_p(i) && i > 0 && i < __RC_MAXV) {
+		do {
+			if (__refcount_unlikely(w <= i))
+				goto edge;
+		} while (!__RC_CAS(&r->refs, &w, __RC_WRAP_SUB(w, i),
+				   __ATOMIC_RELAXED));
+		if (oldp)
+			*oldp = __RC_ENC(w);
+		return true;
+	edge:
+		__refcount_cold_label;
+		return __RC_F(add_not_zero_loop)(i, r, oldp, w);
+	}
+	return __RC_F(add_not_zero_loop)(i, r, oldp, w);
 }
 
 static __refcount_inline __refcount_must_check bool
