@@ -252,7 +252,7 @@ $(REL)/qemu/sysroot-%/.stamp: | $(REL_QEMU_NEED)
 	if ! dpkg --print-foreign-architectures | grep -qx $*; then \
 		echo "dpkg --add-architecture $*"; \
 		$$SUDO dpkg --add-architecture $* && \
-		{ $$SUDO apt-get update -qq || :; }; fi
+		{ $$SUDO apt-get -o DPkg::Lock::Timeout=900 update -qq || :; }; fi
 	rm -rf $(@D) && mkdir -p $(@D)/debs
 	cd $(@D)/debs && apt-get download -q \
 		$(REL_QEMU_PKGS:%=%:$*) $(REL_EXTRA_PKGS_$*:%=%:$*)

@@ -35,7 +35,11 @@ def sh(cmd, cwd=None, env=None, log=None, check=True, nice=True):
 def apt(args, log):
     """apt-get under the machine's apt lock (helpers share dpkg's lock)."""
     sh(["flock", "/tmp/apt.lock"] + SUDO + ["env", "DEBIAN_FRONTEND=noninteractive",
-                                            "apt-get"] + args, log=log, nice=False)
+                                            "apt-get"] + APT_WAIT + args, log=log, nice=False)
+
+
+# wait for dpkg's own lock too (an apt run of another program)
+APT_WAIT = ["-o", "DPkg::Lock::Timeout=900"]
 
 
 def fetch(pkg, version, srcdir, log, deps=None):

@@ -41,6 +41,8 @@ import subprocess
 import sys
 import time
 
+import convbuild
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.dirname(os.path.dirname(HERE))
 TOOL = os.path.join(TOP, "tools", "refcount-convert")
@@ -70,7 +72,8 @@ def build_dep(p):
     """The project's Debian build dependencies (what its configure checks)."""
     sudo = [] if os.getuid() == 0 else ["sudo"]
     r = subprocess.run(["flock", "/tmp/apt.lock"] + sudo + [
-        "env", "DEBIAN_FRONTEND=noninteractive", "apt-get", "build-dep", "-y", "-qq",
+        "env", "DEBIAN_FRONTEND=noninteractive", "apt-get"] + convbuild.APT_WAIT + [
+        "build-dep", "-y", "-qq",
         p["package"]], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
         universal_newlines=True)
     return r.returncode == 0

@@ -22,7 +22,7 @@ if ! has_src; then
 			$SUDO tee /etc/apt/sources.list.d/librefcount-src.list >/dev/null
 	fi
 	echo "fetch-src: no source of $pkg $ver known: added deb-src entries, updating" >&2
-	$SUDO apt-get update -qq >&2 || echo "fetch-src: apt-get update had errors" >&2
+	$SUDO apt-get -o DPkg::Lock::Timeout=900 update -qq >&2 || echo "fetch-src: apt-get update had errors" >&2
 	has_src || { echo "fetch-src: apt has no source of $pkg $ver" >&2; exit 1; }
 fi
 tmp=$dir.tmp

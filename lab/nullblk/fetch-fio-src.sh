@@ -36,7 +36,7 @@ if ! apt-cache showsrc fio 2>/dev/null | grep -qx "Version: $ver"; then
 	fi
 	# a half-synced mirror for some other index must not stop us here:
 	# apt-get source below fails clearly if fio's source is not there
-	$SUDO apt-get update -qq >&2 ||
+	$SUDO apt-get -o DPkg::Lock::Timeout=900 update -qq >&2 ||
 		echo "fetch-fio-src: apt-get update had errors" >&2
 fi
 
