@@ -69,9 +69,10 @@ def candidates(m):
     """The spatch model's candidates, then the fields only the compiler's
     view found (report-only: their lifecycle is not classified)."""
     root = m["root"]
+    from .family import covers
     fams = m.get("families", {})
     out = [field_doc(root, fm) for _, fm in sorted(m["fields"].items())
-           if not (fm["field"] in fams and not fams[fm["field"]].refused)]
+           if not covers(fams, fm)]
     out += family_docs(root, fams)
     seen = m.get("compiler")
     if not seen:

@@ -124,7 +124,11 @@ def build(root, work=None, extra=None):
                  unknown=unknown, fields={}, macro_file=mlines, incdirs=incdirs,
                  work=work, files=files, defs=defs)
     from . import family
-    model["families"] = family.families(root, files, defs)
+    model["families"] = family.families(root, files, defs, scan.structs(files))
+    # a use inside a family's own macros is the family's (its structs
+    # declare the field through the family's macro), never a use of a
+    # same-named field of a struct declared plainly
+    wrapper_defs += family.own_defs(model["families"])
     if not cands:
         return model
     ptr_ops = [n for n, o in call_ops.items() if not o.field]
