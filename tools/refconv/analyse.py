@@ -84,7 +84,7 @@ def macro_wrappers(defs, ops):
     while changed:
         changed = False
         for name, params, body, f, first, last in defs:
-            if params is None or len(params) != 1:
+            if not params:
                 continue
             b = nospace(body)
             while b.startswith("(") and b.endswith(")") and \
@@ -92,7 +92,12 @@ def macro_wrappers(defs, ops):
                 b = b[1:-1]
             p = re.escape(params[0])
             pm = re.match(r"^(\+\+|--)\(?%s\)?->(\w+)$" % p, b)
-            if pm:
+            through = _pass_through(name, params, b, ops)
+            if through:
+                op = through
+            elif len(params) != 1:
+                continue
+            elif pm:
                 op = Op(name, "plain", "new", +1 if pm.group(1) == "++" else -1,
                         field=pm.group(2), atomic=False, via=pm.group(1))
                 op.param, op.cast = params[0], False
@@ -140,6 +145,57 @@ def macro_wrappers(defs, ops):
                 ops[name] = found[name]
                 changed = True
     return found
+
+
+def _pass_through(name, params, b, ops):
+    """#define NAME(R, ...) OP(R, ...): a macro passing its pointer
+    parameter on to an operation that takes the count's address (a
+    project's typedef'd count behind its own functions, `#define
+    my_ref_get(R) my_atomic_add(R, 1)`): an operation of the same
+    convention, the step a constant or one of NAME's parameters."""
+    m = re.match(r"^(\w+)\((.*)\)$", b)
+    if not m or m.group(1) not in ops or m.group(1) == name:
+        return None
+    inner, args = ops[m.group(1)], split_args(m.group(2))
+    if inner.field or inner.ptr_arg >= len(args) or \
+            args[inner.ptr_arg].strip("()") not in params:
+        return None
+    delta = inner.step(args)
+    if delta is None and isinstance(inner.delta, tuple) and inner.delta[1] < len(args) \
+            and args[inner.delta[1]].strip("()") in params:
+        delta = ("arg", params.index(args[inner.delta[1]].strip("()")), inner.delta[2])
+    if delta is None:
+        return None
+    op = Op(name, inner.family, inner.returns, delta,
+            ptr_arg=params.index(args[inner.ptr_arg].strip("()")),
+            atomic=inner.atomic, via=inner.name)
+    op.param, op.cast = params[op.ptr_arg], False
+    return op
+
+
+def compiled_ops(ops, seen, defs):
+    """The wrappers whose result convention the compiled code gave
+    (clangscan.conventions(): what each one's active #if branch computes,
+    through any depth of calls), as operations taking the count's address;
+    and the stores among them, with the macros passing on to one: {name:
+    index of the value argument}."""
+    stores = {}
+    for name, (pidx, ret, step) in sorted(((seen or {}).get("conventions") or {}).items()):
+        if name in ops:
+            continue
+        if ret == "store":
+            stores[name] = step[1]
+            continue
+        delta = step if isinstance(step, int) else ("arg", step[1], step[2])
+        ops[name] = Op(name, "compiled", ret, delta, pidx, via="the compiled code")
+    for name, params, body, _f, _a, _z in defs:
+        m = re.match(r"^(\w+)\((.*)\)$", nospace(body)) if params else None
+        if m and m.group(1) in stores and name not in stores:
+            args = [a.strip("()") for a in split_args(m.group(2))]
+            v = stores[m.group(1)]
+            if args and args[0] == params[0] and v < len(args) and args[v] in params:
+                stores[name] = params.index(args[v])
+    return stores
 
 
 def function_wrappers(root, files, incdirs, mlines, ops, work):

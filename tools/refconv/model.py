@@ -52,6 +52,7 @@ def build(root, work=None, extra=None):
     defs = scan.macros(files)
     mlines = scan.macro_file(defs)
     ops = A.primitive_ops()
+    stores = A.compiled_ops(ops, seen, defs)
     mwraps = A.macro_wrappers(defs, ops)
     fwraps = A.function_wrappers(root, files, incdirs, mlines, ops,
                                  os.path.join(work, "wrappers"))
@@ -70,13 +71,21 @@ def build(root, work=None, extra=None):
     # a kept result is tested several times (an assert, then the test):
     # keep the test that means something; an increment whose old value is
     # tested == 0 is meant to be from 0 (a creation, or refused)
-    kept, from0 = {}, set()
+    kept, from0 = {}, {}
     for r in rows:
+        if r[1].strip() == "cmp" and r[2] in ops and A.nospace(r[4]) == "==":
+            # a get's result tested for the step from 0 (`if (get(&o->f) ==
+            # 1)`, new value; `== 0`, old value): an increment from 0
+            o = ops[r[2]]
+            if o.step(A.split_args(r[3])) == +1 and (o.returns, A.nospace(r[5])) in (
+                    ("new", "1"), ("old", "0")):
+                from0[(r[6], int(r[7]), int(r[8]))] = "its %s value is tested == %s" % (
+                    o.returns, A.nospace(r[5]))
         if r[1].startswith("kept") and r[2] in ops:
             o = ops[r[2]]
             step = o.step(A.split_args(r[3]))
             if step == +1 and A.nospace(r[4]) == "==" and A.nospace(r[5]) == "0":
-                from0.add((r[6], int(r[7]), int(r[8])))
+                from0[(r[6], int(r[7]), int(r[8]))] = "its old value is tested == 0"
             if A.meaning(o.returns, step, r[1], r[4], r[5]) and (
                     step != +1 or (r[6], r[7], r[8]) not in kept):
                 kept[(r[6], r[7], r[8])] = r
@@ -109,8 +118,7 @@ def build(root, work=None, extra=None):
                           const=const.strip(), step=step, meaning=what,
                           family=op.family, atomic=op.atomic, wrapper=op.via,
                           var=var.strip(), vtype=vtype.strip(),
-                          from0="its old value is tested == 0" if (
-                              f, line, int(col)) in from0 else ""))
+                          from0=from0.get((f, line, int(col)), "")))
     # a field is keyed by (struct, name) when every site's struct is known,
     # else by its name alone
     untyped = {s["field"] for s in sites if s["stype"] is None}
@@ -141,7 +149,8 @@ def build(root, work=None, extra=None):
         INCOPS=A._regex(incops), DECOPS=A._regex(decops),
         DECMACROS=A._regex(dec_macros), RELEASE=registry.RELEASE_RE,
         ASSERT=registry.ASSERT_RE, READOPS=A._regex(readops),
-        STORES=A._regex([n for n, v in registry.ATOMIC_STORES.items() if v == 1]),
+        STORES=A._regex([n for n, v in list(registry.ATOMIC_STORES.items()) +
+                         list(stores.items()) if v == 1]),
         INITS=A._regex([n for n, v in registry.ATOMIC_STORES.items() if v != 1])),
         scan.mentioning(files, cands + list(registry.ZALLOC) + list(
             creation.zero_macros(defs))),
@@ -259,6 +268,9 @@ def build(root, work=None, extra=None):
             if s["meaning"] is None:
                 fm["refused"].append((s, "%s result used as a value (%s)" %
                                       (s["op"], s["ctx"])))
+        if seen and len(decls) == 1:  # the type as the build compiles it
+            fm["compiled_type"] = seen.get("types", {}).get("%s:%d" % (
+                os.path.realpath(decls[0]["file"]), decls[0]["line"]))
         creation.creations(fm, facts, zero, uses, readops)
         _initialisers(fm, files, typedefs)
         _decide(fm, typedefs, root)
@@ -571,8 +583,14 @@ def _decide(fm, typedefs, root):
             sorted({d["struct"] or "?" for d in fm["decls"]})) or "none found"))
     else:
         w = scan.width(fm["decls"][0]["type"], typedefs, fm["struct_fields"])
-        fm["width"] = w
         fm["scalar"] = scan.resolve(fm["decls"][0]["type"], typedefs, fm["struct_fields"])
+        if not w and fm.get("compiled_type") in registry.WIDTHS:
+            # the spelled source has #if variants of the type (a one-member
+            # struct with a mutex member in a build without atomics); the
+            # compile database's build has one
+            fm["scalar"] = fm["compiled_type"]
+            w = registry.WIDTHS[fm["scalar"]]
+        fm["width"] = w
         if not w:
             reasons.append("no library type of the width of '%s'" %
                            fm["decls"][0]["type"])
