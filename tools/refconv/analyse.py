@@ -8,7 +8,7 @@ from . import registry, scan
 
 CTX_PRIORITY = ["stmt", "assert", "cmp+", "cmp-", "cmp", "!", "bool", "return", "kept",
                 "value"]
-USE_PRIORITY = ["oparg", "aset", "member", "plain-stmt", "plain-cmp", "plain-value", "arith",
+USE_PRIORITY = ["oparg", "noop", "aset", "member", "plain-stmt", "plain-cmp", "plain-value", "arith",
                 "set", "cmp", "addr", "read"]
 CONST_RE = re.compile(r"^\(?\s*(\([\w ]+\)\s*)?[-~]?\s*(0[xX][0-9a-fA-F]+|\d+)[uUlL]*\s*\)?$"
                       r"|^[A-Z][A-Z0-9_]*$")
@@ -171,6 +171,21 @@ def _pass_through(name, params, b, ops):
             atomic=inner.atomic, via=inner.name)
     op.param, op.cast = params[op.ptr_arg], False
     return op
+
+
+NOOP_BODY = re.compile(r"^(do\{\}while\(0\)|\(\(?void\)\s*0\)?|)$")
+
+
+def noop_macros(defs):
+    """Macros of one parameter that every definition expands to nothing
+    (`#define my_ref_destroy(R) do { } while (0)`: a finaliser of a count
+    that needs none in this build): a statement calling one on a count is
+    removed when the count is converted."""
+    out = {}
+    for name, params, body, _f, _a, _z in defs:
+        if params is not None and len(params) == 1:
+            out[name] = out.get(name, True) and bool(NOOP_BODY.match(nospace(body)))
+    return sorted(n for n, ok in out.items() if ok)
 
 
 def compiled_ops(ops, seen, defs):

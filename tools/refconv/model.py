@@ -50,7 +50,7 @@ def build(root, work=None, extra=None):
     files = scan.sources(root)
     incdirs = scan.include_dirs(root)
     defs = scan.macros(files)
-    mlines = scan.macro_file(defs)
+    mlines = scan.macro_file(defs, files)
     ops = A.primitive_ops()
     stores = A.compiled_ops(ops, seen, defs)
     mwraps = A.macro_wrappers(defs, ops)
@@ -129,6 +129,11 @@ def build(root, work=None, extra=None):
                    if s["meaning"] in ("last", "notlast")})
     cands = sorted({f for _, f in keys})
     model = dict(discovery=note, compiler=seen, root=root, ops=ops, mwraps=mwraps, fwraps=fwraps, sites=sites,
+                 # a project's own count types: typedefs of a non-scalar
+                 # type name (`typedef my_atomic_t my_ref_t`)
+                 typedef_names={n for n, t in typedefs.items() if not t.startswith(
+                     ("struct ", "union ", "enum ")) and n not in registry.WIDTHS and
+                     not scan.resolve(t, typedefs)},
                  unknown=unknown, fields={}, macro_file=mlines, incdirs=incdirs,
                  work=work, files=files, defs=defs)
     from . import family
@@ -149,6 +154,7 @@ def build(root, work=None, extra=None):
         INCOPS=A._regex(incops), DECOPS=A._regex(decops),
         DECMACROS=A._regex(dec_macros), RELEASE=registry.RELEASE_RE,
         ASSERT=registry.ASSERT_RE, READOPS=A._regex(readops),
+        NOOPS=A._regex(A.noop_macros(defs)),
         STORES=A._regex([n for n, v in list(registry.ATOMIC_STORES.items()) +
                          list(stores.items()) if v == 1]),
         INITS=A._regex([n for n, v in registry.ATOMIC_STORES.items() if v != 1])),
@@ -195,7 +201,7 @@ def build(root, work=None, extra=None):
                  if not st or _key(d) == st] or struct_fields.get(field, [])
         fs = [s for s in sites if s["field"] == field and (s["stype"] or "") == st]
         fm = dict(field=field, stype=st, decls=decls, root=root, sites=fs, struct_fields=struct_fields, reads=[], sentinels=[],
-                  sets=[], plain=[], initialisers=[], creations=[], releases=[],
+                  sets=[], plain=[], initialisers=[], creations=[], releases=[], noops=[],
                   refused=[], conditions=[])
         for r in notes:
             _, kind, base, f2, x, v, f, line, col = r
@@ -214,6 +220,9 @@ def build(root, work=None, extra=None):
             where = dict(file=f, line=line, col=col, base=base, op=op.strip(),
                          value=v.strip())
             if ctx == "oparg":
+                continue
+            if ctx == "noop":  # removed with the conversion
+                fm["noops"].append(dict(where, op=op.strip()))
                 continue
             if ctx.startswith("plain"):
                 step, ret = _plain_kind(_line_text(cache, f, line), col - 1, field)
@@ -286,6 +295,28 @@ def build(root, work=None, extra=None):
         for fm in model["fields"].values():
             _decide(fm, typedefs, root)
     _skipped_uses(model)
+    if seen:  # with the compiler's view: every use of a field to convert read
+        from . import clangattr
+        conv = {(fm["stype"] + "." if fm["stype"] else "") + fm["field"]: fm
+                for fm in model["fields"].values() if fm["decision"] == "convert"}
+        lines = {(os.path.realpath(r[6]), int(r[7]), r[3]) for r in rows + facts}
+        missed = clangattr.unparsed_uses(
+            root, conv, lines, [os.path.realpath(f) for f in files],
+            lambda st, fld: (lambda k: (k + "." if k else "") + fld)(
+                _canon(st, fld, struct_fields, typedefs)))
+        again = {f for where in missed.values() for f, _l in where} - scan.SOLO
+        if again:  # once more, those files each read alone
+            scan.SOLO |= again | {os.path.realpath(f) for f in files if
+                                  os.path.realpath(f) in again}
+            scan.SOLO |= {f for f in files if os.path.realpath(f) in again}
+            del scan.SKIPPED[:]
+            return build(root, os.path.join(work, "again"), extra)
+        for key, where in missed.items():
+            fm = conv[key]
+            fm["reasons"] = ["%s:%d: a use the spelled-source passes did not read (spatch "
+                             "could not parse its function): not accounted for" % (
+                                 os.path.relpath(f, root), line) for f, line in sorted(where)]
+            fm["decision"], fm["kind"] = "report-only", "unknown"
     return model
 
 
@@ -421,6 +452,18 @@ def _revived(fm):
                 "function: revived from 0, which a refcount_t reports as a use " \
                 "after free" % (os.path.relpath(i["file"], fm.get("root", "/")),
                                 i["line"], s["line"])
+    return None
+
+
+def _created_at_zero(fm, root):
+    """A count stored 0 and got (`init(&o->ref, 0); ... get(&o->ref)`): its
+    first get is an increment from 0, which a refcount_t reports as a use
+    after free and saturates."""
+    zero = [x for x in fm["sets"] if A.nospace(x.get("value", "")) in ("0", "(0)")]
+    if zero and any(s["step"] == +1 for s in fm["sites"]):
+        return "%s:%d: stored 0 (created at 0, then got): a refcount_t reports that " \
+            "first get as an addition on 0" % (os.path.relpath(zero[0]["file"], root),
+                                               zero[0]["line"])
     return None
 
 
@@ -609,6 +652,9 @@ def _decide(fm, typedefs, root):
     revived = _revived(fm)
     if revived:
         reasons.append(revived)
+    zero = _created_at_zero(fm, root)
+    if zero:
+        reasons.append(zero)
     extra = []
     created = {(c["file"], c["line"], c["col"]) for c in fm["creations"]}
     for s in fm["sites"]:

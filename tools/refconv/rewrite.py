@@ -109,6 +109,7 @@ def semantic_patch(m, conv):
         # a store through an atomic primitive (atomic_init(&b->f, 1)): a set
         add("aset", [key(x) for x in fm["sets"] if x.get("atomic")], F=field, P=P)
         add("read", [key(x) for x in fm["reads"]], F=field, P=P)
+        add("noop", [key(x) for x in fm.get("noops", [])], F=field)
 
     header = fill(sec["header"], SETS="\n".join(
         "%s = %r" % (k, set(v)) for k, v in sets.items()))
@@ -232,7 +233,7 @@ def apply(m, incdir):
     before = {f: scan.read(f) for f in m["files"]}
     # 1. the uses (spatch)
     touched = sorted({x["file"] for _, fm in conv for k in (
-        "sites", "plain", "reads", "sentinels", "sets") for x in fm[k]})
+        "sites", "plain", "reads", "sentinels", "sets", "noops") for x in fm.get(k, [])})
     scan.spatch(semantic_patch(m, conv), touched, m["incdirs"],
                 m["macro_file"], in_place=True,
                 workdir=os.path.join(m["work"], "apply"))
