@@ -273,8 +273,8 @@ class Mklove:
         d = os.path.join(bdir, p["test_dir"])
         for rep in glob.glob(os.path.join(d, p["test_report"])):
             os.unlink(rep)
-        if only:
-            env["TESTS"] = ",".join(sorted(only))
+        if only:  # the runner selects by test number
+            env["TESTS"] = ",".join(sorted({t[:4] for t in only}))
         sh([p["test_program"]] + p["test_args"] + ["-p%d" % jobs], cwd=d, env=env,
            log=log, check=False)
         res = {}
@@ -335,8 +335,14 @@ def program(p, name, src, bdir, lib, out, log):
         copy_tree(os.path.dirname(libpath), d)
         libs = ["-L" + d, "-l" + os.path.basename(libpath)[3:].split(".so")[0],
                 "-Wl,-rpath," + d]
+    if p.get("prog_libs_from"):  # the libraries the build found: (file, variable)
+        f, var = p["prog_libs_from"]
+        for l in open(os.path.join(bdir, f), errors="replace"):
+            m = re.match(r"%s\s*\+?=\s*(.*)" % re.escape(var), l)
+            if m:
+                libs += m.group(1).split()
     incs += ["-I", os.path.join(lib, "include")]
     libs += [os.path.join(lib, "build", "librefcount.a")]
     sh(["cc", "-O2", "-g", "-std=gnu11"] + incs +
        [os.path.join(HERE, "projects", name + ".c"), "-o", out] + libs +
-       p.get("prog_libs", []) + ["-pthread", "-lm", "-ldl"], log=log)
+       ["-pthread", "-lm", "-ldl"], log=log)

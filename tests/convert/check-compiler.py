@@ -34,7 +34,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)), "tools")
 from refconv import cli, clangscan, model  # noqa: E402
 
 MUTANTS = ("by-name", "no-revisit", "no-uncompiled", "no-packed", "merge",
-           "attrib-by-name", "no-conventions", "no-noop", "zero-created")
+           "attrib-by-name", "no-conventions", "no-noop", "zero-created", "no-put-release")
 
 
 def _db(work, units):
@@ -64,6 +64,9 @@ def mutate(mutant):
     elif mutant == "no-noop":
         from refconv import analyse
         analyse.noop_macros = lambda defs: []
+    elif mutant == "no-put-release":
+        from refconv import analyse
+        analyse._put_release = lambda name, params, b, ops: None
     elif mutant == "zero-created":
         model._created_at_zero = lambda fm, root: None
     elif mutant == "attrib-by-name":
@@ -121,8 +124,9 @@ def attribution(work):
 def typed(work):
     """typed/: a typedef'd count behind the project's own functions, on a
     primitive a generated header token-pastes: the count created at 1 is
-    converted at its call sites (the no-op finaliser with it), the one
-    created at 0 and the counter stay report-only."""
+    converted at its call sites (the no-op finaliser with it), and so is
+    the one put through a put-release macro (its object macro redirected);
+    the one created at 0 and the counter stay report-only."""
     shutil.copytree(os.path.join(HERE, "compiler", "typed"), work)
     _db(work, [("obj.c", [])])
     m = model.build(work)
@@ -134,6 +138,8 @@ def typed(work):
         bad.append("page.refs (created at 1) not converted")
     if got.get("session.refs", ("convert",))[0] != "report-only":
         bad.append("session.refs (created at 0, then got) not report-only")
+    if got.get("blob.hold") != ("convert", "reference-count"):
+        bad.append("blob.hold (put through a put-release macro) not converted")
     if got.get("pool.users") != ("report-only", "counter"):
         bad.append("pool.users (got from 0 in normal use) not a counter")
     if [a["type"] for a in doc["abstractions"]] != ["ref_t"]:
@@ -146,7 +152,9 @@ def typed(work):
     text = open(os.path.join(work, "obj.c")).read()
     for want in ("struct page { refcount_t refs;", "refcount_set(&p->refs, 1);",
                  "refcount_inc(&p->refs);", "if (!refcount_dec_and_test(&p->refs))",
-                 "struct session { ref_t refs;"):
+                 "struct session { ref_t refs;", "struct blob { refcount_t hold;",
+                 "#define blob_put(b) do { if (refcount_dec_and_test(&(b)->hold)) "
+                 "blob_free(b); } while (0)", "refcount_set(&b->hold, 1);"):
         if want not in text:
             bad.append("apply: no '%s'" % want)
     return bad

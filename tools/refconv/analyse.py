@@ -92,7 +92,8 @@ def macro_wrappers(defs, ops):
                 b = b[1:-1]
             p = re.escape(params[0])
             pm = re.match(r"^(\+\+|--)\(?%s\)?->(\w+)$" % p, b)
-            through = _pass_through(name, params, b, ops)
+            through = _put_release(name, params, b, ops) or \
+                _pass_through(name, params, b, ops)
             if through:
                 op = through
             elif len(params) != 1:
@@ -129,6 +130,11 @@ def macro_wrappers(defs, ops):
                     ret = registry.adjust(ret, m.group(3)[0], 1, step) or "value"
                 op = Op(name, inner.family, ret, step, field=field,
                         atomic=inner.atomic, via=inner.name)
+                if ret == "putrel":  # the release: the object's own, or none
+                    rel = args[inner.release_arg] if inner.release_arg < len(args) else ""
+                    if not re.search(r"\b%s\b" % p, rel):
+                        continue
+                    op.release = rel
                 op.param = params[0]
                 op.ptr_text = ptr_text or "&(%s)->%s" % (params[0], field)
                 op.cast = bool(ptr_text and CAST_RE.match(nospace(ptr_text)))
@@ -145,6 +151,28 @@ def macro_wrappers(defs, ops):
                 ops[name] = found[name]
                 changed = True
     return found
+
+
+def _put_release(name, params, b, ops):
+    """#define NAME(R, D) do { if (PUT(R) > 0) break; D; } while (0) (or
+    `if (PUT(R) == 0) D;`): a put whose final one runs the release D, a
+    parameter (librdkafka's rd_refcnt_destroywrapper): an operation that
+    returns nothing ("putrel"), its release the argument at release_arg."""
+    m = re.match(r"^do\{if\((\w+)\((\w+)\)(==|!=|<=|>=|<|>)(\d+)\)(break;(\w+);|"
+                 r"(\w+);)\}while\(0\)$", b)
+    if not m or m.group(1) not in ops or len(params) != 2 or m.group(2) != params[0]:
+        return None
+    inner = ops[m.group(1)]
+    if inner.field or inner.step([m.group(2)]) != -1 or inner.ptr_arg != 0:
+        return None
+    what = registry.DEC_TESTS.get((inner.returns, m.group(3), int(m.group(4))))
+    d = m.group(6) if m.group(6) else m.group(7)
+    if d != params[1] or what != ("notlast" if m.group(6) else "last"):
+        return None
+    op = Op(name, inner.family, "putrel", -1, ptr_arg=0, atomic=inner.atomic,
+            via=inner.name)
+    op.release_arg, op.param, op.cast = 1, params[0], False
+    return op
 
 
 def _pass_through(name, params, b, ops):
@@ -326,6 +354,8 @@ def meaning(op_returns, step, ctx, cmpop, const):
     (unconvertible)."""
     if step == 0 and op_returns == "read":
         return "read"
+    if op_returns == "putrel":  # a put that runs the release itself
+        return "last" if ctx == "stmt" else None
     if step == +1:  # a kept old value: __refcount_inc(r, &old)
         return "inc" if ctx in ("stmt", "kept", "keptdecl") else None
     if step != -1:

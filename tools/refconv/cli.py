@@ -74,9 +74,11 @@ def abstractions(m):
     so; its fields are judged one by one, the proven ones converted at
     their call sites."""
     by_type = {}
-    for key, fm in sorted(m["fields"].items()):
+    for _key, fm in sorted(m["fields"].items()):
         if len(fm["decls"]) == 1 and fm["decls"][0]["type"] in m.get("typedef_names", ()):
-            by_type.setdefault(fm["decls"][0]["type"], {})[key] = fm["decision"]
+            d = fm["decls"][0]
+            by_type.setdefault(d["type"], {})["%s.%s" % (
+                (d["typedefs"] or [d["struct"]])[0] or "?", fm["field"])] = fm["decision"]
     out = []
     for t, fields in sorted(by_type.items()):
         if len(set(fields.values())) > 1:

@@ -111,6 +111,8 @@ def build(root, work=None, extra=None):
                 field = field  # the field is the wrapper's struct (DBusAtomic)
         step = op.step(args)
         what = A.meaning(op.returns, step, ctx, cop, const)
+        if op.returns == "putrel" and not op.field:
+            what = None  # its release an argument: rewritten only in a macro
         st = None if op.field else _canon(stypes.get((f, line, int(col))), field,
                                           struct_fields, typedefs)
         sites.append(dict(file=f, line=line, col=int(col), op=name, base=base,
@@ -118,6 +120,7 @@ def build(root, work=None, extra=None):
                           const=const.strip(), step=step, meaning=what,
                           family=op.family, atomic=op.atomic, wrapper=op.via,
                           var=var.strip(), vtype=vtype.strip(),
+                          putrel=op.returns == "putrel",
                           from0=from0.get((f, line, int(col)), "")))
     # a field is keyed by (struct, name) when every site's struct is known,
     # else by its name alone
@@ -400,7 +403,11 @@ def _release_gap(fm):
     object's own release comes next.  A release elsewhere frees something
     else."""
     cache = {}
-    lasts = [s for s in fm["sites"] if s["meaning"] == "last"]
+    # a put that runs the object's release itself (a put-release macro)
+    lasts = [s for s in fm["sites"] if s["meaning"] == "last" and
+             not s.get("putrel")]
+    if not lasts and any(s.get("putrel") for s in fm["sites"]):
+        return None
     for s in lasts:
         bases = _aliases(cache, s["file"], s["line"], s["base"])
         for n in range(s["line"] + 1, s["line"] + 81):

@@ -70,7 +70,7 @@ def semantic_patch(m, conv):
         by_shape = {}
         for s in fm["sites"]:
             op = m["ops"][s["op"]]
-            if op.field is not None and op.cast:
+            if op.field is not None and (op.cast or op.returns == "putrel"):
                 continue  # the site stays: its macro is redirected
             by_shape.setdefault(op.field is not None and s["op"], []).append(s)
         for shape, ss in by_shape.items():
@@ -270,7 +270,12 @@ def apply(m, incdir):
         for name, op in m["mwraps"].items():
             if op.field != field:
                 continue
-            if op.delta == +1:
+            if op.returns == "putrel":
+                red, what = "do { if (%s_dec_and_test(%s)) %s; } while (0)" % (
+                    P, op.ptr_text, op.release), "put, the last one releases"
+            elif op.delta == 0:
+                red, what = "%s_read(%s)" % (P, op.ptr_text), "read"
+            elif op.delta == +1:
                 red, what = "%s_inc(%s)" % (P, op.ptr_text), "get"
             elif op.returns == "old":
                 red, what = "(%s_dec_and_test(%s) ? 1 : 2)" % (P, op.ptr_text), \
@@ -294,6 +299,8 @@ def apply(m, incdir):
             edits[ini["file"]] = "\n".join(ls)
             needs.setdefault(ini["file"], set()).add("types")
         for s in fm["sites"] + fm["plain"]:
+            if s.get("putrel"):
+                continue  # the site stays: its macro is redirected
             needs.setdefault(s["file"], set()).add("ops")
             for c in s.get("cond") or []:
                 needs.setdefault(s["file"], set()).add(("nonatomic", c))

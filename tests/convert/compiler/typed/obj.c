@@ -39,10 +39,21 @@ static inline int ref_put0(ref_t *R)
 }
 #define ref_put(R) ref_put0(R)
 #define ref_fini(R) do { } while (0)
+#define ref_put_release(R, RELEASE)                                            \
+	do {                                                                   \
+		if (ref_put(R) > 0)                                            \
+			break;                                                 \
+		RELEASE;                                                       \
+	} while (0)
 
 struct page { ref_t refs; char *data; };
 struct session { ref_t refs; int id; };
 struct pool { ref_t users; int size; };
+struct blob { ref_t hold; char *bytes; };
+
+void blob_free(struct blob *b);
+#define blob_get(b) ref_get(&(b)->hold)
+#define blob_put(b) ref_put_release(&(b)->hold, blob_free(b))
 
 struct page *page_new(void)
 {
@@ -98,4 +109,30 @@ void pool_leave(struct pool *p)
 {
 	if (ref_put(&p->users) == 0)
 		free(p);
+}
+
+void blob_free(struct blob *b)
+{
+	free(b->bytes);
+	free(b);
+}
+
+struct blob *blob_new(void)
+{
+	struct blob *b = calloc(1, sizeof(*b));
+
+	if (b)
+		ref_init(&b->hold, 1);
+	return b;
+}
+
+void blob_share(struct blob *b, struct blob **to)
+{
+	blob_get(b);
+	*to = b;
+}
+
+void blob_drop(struct blob *b)
+{
+	blob_put(b);
 }
