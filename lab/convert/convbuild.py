@@ -57,6 +57,14 @@ def fetch(pkg, version, srcdir, log, deps=None):
     return dest
 
 
+def remove(path):
+    """PATH gone, a directory or a link to one (Mklove's build directory)."""
+    if os.path.islink(path):
+        os.unlink(path)
+    else:
+        shutil.rmtree(path, ignore_errors=True)
+
+
 def copy_tree(src, dst):
     if os.path.isdir(dst):
         shutil.rmtree(dst)
@@ -251,7 +259,7 @@ class Mklove:
 
     def configure(self, p, src, bdir, lib, log):
         inc, link = lib_flags(lib)
-        shutil.rmtree(bdir, ignore_errors=True)
+        remove(bdir)
         os.symlink(src, bdir)
         self.targets[bdir] = p["build_targets"]
         env = dict(os.environ, LIBS=link)

@@ -340,7 +340,7 @@ def one(name, p, a, clock):
     tool, td = start_tool(p, pristine, a, clock)
     tree, bdir = log("src"), log("build")
     B.copy_tree(pristine, tree)
-    shutil.rmtree(bdir, ignore_errors=True)
+    B.remove(bdir)
     os.makedirs(os.path.join(bdir, "home"))
     for f in ("build.log", "conv-build.log"):
         open(log(f), "w").close()
