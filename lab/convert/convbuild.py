@@ -61,23 +61,35 @@ def fetch(pkg, version, srcdir, log, deps=None):
     return dest
 
 
+def remove(path):
+    """PATH gone, a directory or a link to one (Mklove's build directory)."""
+    if os.path.islink(path):
+        os.unlink(path)
+    else:
+        shutil.rmtree(path, ignore_errors=True)
+
+
 def copy_tree(src, dst):
     if os.path.isdir(dst):
         shutil.rmtree(dst)
     shutil.copytree(src, dst, symlinks=True)
 
 
-def copy_changed(pristine, conv, tree):
+def copy_changed(pristine, conv, tree, base=None):
     """The files the tool changed or added in CONV (a copy of PRISTINE)
     copied into TREE with a new mtime, so that make rebuilds what depends
-    on them; returns their paths."""
+    on them; returns their paths.  BASE: CONV as it was before the tool ran
+    (configured, for a row whose tool reads a compile database): compared
+    with it instead, and what configure generated is not copied."""
     import filecmp
     out = []
     for d, _, files in os.walk(conv):
         for f in files:
             c = os.path.join(d, f)
             rel = os.path.relpath(c, conv)
-            o = os.path.join(pristine, rel)
+            o = os.path.join(base or pristine, rel)
+            if base and not os.path.lexists(os.path.join(pristine, rel)):
+                continue
             if os.path.islink(c) or (os.path.exists(o) and filecmp.cmp(o, c, shallow=False)):
                 continue
             os.makedirs(os.path.dirname(os.path.join(tree, rel)), exist_ok=True)
@@ -239,8 +251,58 @@ class Configure:
         return res
 
 
+class Mklove:
+    """A configure that builds in the source tree (librdkafka's mklove):
+    the build directory becomes a link to the tree.  Its flags through
+    --CPPFLAGS and --LDFLAGS (LIBS: the environment); BUILD_TARGETS are
+    built (the library and the test program); the tests are one program
+    (TEST_PROGRAM, run in TEST_DIR with TEST_ARGS, -p JOBS) whose JSON
+    report (TEST_REPORT, a glob) gives each test's state."""
+
+    targets = {}  # build directory -> the row's BUILD_TARGETS
+
+    def configure(self, p, src, bdir, lib, log):
+        inc, link = lib_flags(lib)
+        remove(bdir)
+        os.symlink(src, bdir)
+        self.targets[bdir] = p["build_targets"]
+        env = dict(os.environ, LIBS=link)
+        sh(["./configure"] + p["configure"] + ["--CPPFLAGS=" + inc], cwd=src, env=env,
+           log=log)
+
+    def build(self, bdir, jobs, log):
+        for t in self.targets[bdir]:
+            sh(["make", "-j%d" % jobs] + t, cwd=bdir, log=log)
+
+    rebuild = build
+
+    def test(self, p, src, bdir, env, jobs, log, only=None):
+        """{test name: PASSED?} from the runner's JSON report (SKIPPED and
+        the runner's own <MAIN> line are not tests)."""
+        import json
+        open(log, "w").close()
+        env = test_env(p, src, bdir, env)
+        d = os.path.join(bdir, p["test_dir"])
+        for rep in glob.glob(os.path.join(d, p["test_report"])):
+            os.unlink(rep)
+        if only:  # the runner selects by test number
+            env["TESTS"] = ",".join(sorted({t[:4] for t in only}))
+        sh([p["test_program"]] + p["test_args"] + ["-p%d" % jobs], cwd=d, env=env,
+           log=log, check=False)
+        res = {}
+        for rep in glob.glob(os.path.join(d, p["test_report"])):
+            try:
+                tests = json.load(open(rep, errors="replace")).get("tests", {})
+            except ValueError:
+                continue
+            for name, t in tests.items():
+                if name != "<MAIN>" and t.get("state") != "SKIPPED":
+                    res[name] = t.get("state") == "PASSED"
+        return res
+
+
 SYSTEMS = {"cmake": CMake(), "autotools": Autotools(), "meson": Meson(),
-           "configure": Configure()}
+           "configure": Configure(), "mklove": Mklove()}
 
 
 def foreign_symbols(path, lib):
@@ -285,6 +347,12 @@ def program(p, name, src, bdir, lib, out, log):
         copy_tree(os.path.dirname(libpath), d)
         libs = ["-L" + d, "-l" + os.path.basename(libpath)[3:].split(".so")[0],
                 "-Wl,-rpath," + d]
+    if p.get("prog_libs_from"):  # the libraries the build found: (file, variable)
+        f, var = p["prog_libs_from"]
+        for l in open(os.path.join(bdir, f), errors="replace"):
+            m = re.match(r"%s\s*\+?=\s*(.*)" % re.escape(var), l)
+            if m:
+                libs += m.group(1).split()
     incs += ["-I", os.path.join(lib, "include")]
     libs += [os.path.join(lib, "build", "librefcount.a")]
     sh(["cc", "-O2", "-g", "-std=gnu11"] + incs +

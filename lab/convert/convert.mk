@@ -2,7 +2,7 @@
 #
 # make check-convert: the tool on real Debian projects (jansson 2.14, json-c
 # 0.16 with threading on and off, dbus 1.14.10, pulseaudio 16.1, ffmpeg
-# 5.1.9): source and build dependencies from Debian, baseline and
+# 5.1.9, librdkafka 2.0.2): source and build dependencies from Debian, baseline and
 # converted test suites, the counters, a misuse replay and a cost ratio,
 # in one table
 # (lab/convert/projects.py, docs/convert.md).  About 15 minutes and
@@ -11,7 +11,8 @@
 # and build/librefcount.a), this one by default.  CONVERT_ARGS: more
 # options of projects.py (--only NAME..., --no-cost).
 CONVERT_LIB ?= $(CURDIR)
-CONVERT_NEED = coccinelle python3 cmake meson ninja-build dpkg-dev util-linux binutils
+CONVERT_NEED = coccinelle python3 cmake meson ninja-build dpkg-dev util-linux binutils \
+	python3-clang-14 libclang-14-dev
 .PHONY: check-convert check-convert-mutant
 check-convert: $(B)/librefcount.a
 	@$(NEED) $(CONVERT_NEED)

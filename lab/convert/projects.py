@@ -111,10 +111,45 @@ PROJECTS = {
                    traps=["V4L2Buffer.context_refcount"],
                    inc=["@src", "."], lib="libavutil/libavutil.a", prog="ffmpeg",
                    cost_n=2000000),
+    # rd_refcnt_t, a typedef of the one-member rd_atomic32_t whose
+    # operations ./configure writes into config.h (a token-pasting
+    # ATOMIC_OP32): the tool reads the project as its compiler sees it
+    # (compdb: each copy configured, make's dry run for the compile
+    # database).  The family rd_refcnt_* serves counts created at 1, counts
+    # created at 0 then kept, and a counter: not re-implemented; the counts
+    # created at 1 are converted at their call sites, the others stay
+    # report-only.  Tests: the test runner's local set (no broker), quick
+    # mode, read test by test from its JSON report (Debian runs none: its
+    # `make check` is a file check).
+    "librdkafka": dict(title="librdkafka 2.0.2", pkg="librdkafka", version="2.0.2",
+                       system="mklove", configure=[], compdb=True,
+                       build_targets=[["libs"], ["-C", "tests", "test-runner"]],
+                       test_dir="tests", test_program="./test-runner",
+                       test_args=["-l", "-Q", "-r"], test_report="test_report_*.json",
+                       # the runner's time limits longer (a timeout aborts the
+                       # rest of the run), its random seed fixed
+                       test_env={"LD_LIBRARY_PATH": "@src/src:@src/src-cpp",
+                                 "RDKAFKA_TEST_CONF": os.path.join(
+                                     HERE, "projects", "librdkafka-test.conf"),
+                                 "TEST_SEED": "1"},
+                       expect=["rd_kafka_buf_s.rkbuf_refcnt", "rd_kafka_cert_t.refcnt",
+                               "rd_kafka_lwtopic_s.lrkt_refcnt"],
+                       # true counts created at 0 and then kept (a refcount_t
+                       # would report the keep as an addition on 0)
+                       also=["rd_kafka_broker_s.rkb_refcnt", "rd_kafka_toppar_s.rktp_refcnt",
+                             "rd_kafka_topic_s.rkt_refcnt"],
+                       # application handles, 0 -> 1 -> 0 in normal use; and
+                       # requests in flight
+                       traps=["rd_kafka_topic_s.rkt_app_refcnt",
+                              "rd_kafka_broker_s.rkb_blocking_request_cnt"],
+                       inc=["@src/src"], lib="src/librdkafka.a",
+                       prog_libs_from=("Makefile.config", "MKL_DYNAMIC_LIBS"),
+                       prog="librdkafka", cost_n=1000000),
 }
-# Two lanes for two CPUs, of about the same length: dbus and pulseaudio
-# beside the small ones and ffmpeg (the longest row).
-LANES = [["dbus", "pulseaudio"], ["jansson", "json-c-on", "json-c-off", "ffmpeg"]]
+# Two lanes for two CPUs, of about the same length: dbus, pulseaudio and
+# librdkafka beside the small ones and ffmpeg (the longest row).
+LANES = [["dbus", "pulseaudio", "librdkafka"],
+         ["jansson", "json-c-on", "json-c-off", "ffmpeg"]]
 
 
 class Clock:
@@ -224,12 +259,18 @@ def mutate_tests(tree, clock, name):
 
 
 TOOL_RUNS, TOOL_LOCK = {}, threading.Lock()
+DISCOVERY_ONLY = "atomic arithmetic as the compiler sees it"  # cli.candidates()
 
 
-def start_tool(pkg, pristine, a, clock):
+def start_tool(p, pristine, a, clock):
     """refcount-convert report (JSON) and apply on a copy of the pristine
     source, in the background, once per source (json-c's two builds share
-    it).  Returns (thread, directory of report.json, apply.ok, conv-src)."""
+    it).  A row with COMPDB: the tool reads the project as its compiler
+    sees it, so the report's copy (conv-base) and apply's (conv-src) are
+    each configured as the row is and given the compile database of make's
+    dry run (what `make check-convert-corpus` does).  Returns (thread,
+    directory of report.json, apply.ok, conv-src, conv-base)."""
+    pkg = p["pkg"]
     with TOOL_LOCK:
         if pkg in TOOL_RUNS:
             return TOOL_RUNS[pkg]
@@ -237,13 +278,34 @@ def start_tool(pkg, pristine, a, clock):
         shutil.rmtree(d, ignore_errors=True)
         os.makedirs(d)
         B.copy_tree(pristine, os.path.join(d, "conv-src"))
-        t = threading.Thread(target=run_tool, args=(pkg, pristine, d, a, clock))
+        if p.get("compdb"):
+            B.copy_tree(pristine, os.path.join(d, "conv-base"))
+        t = threading.Thread(target=run_tool, args=(p, pristine, d, a, clock))
         t.start()
         TOOL_RUNS[pkg] = (t, d)
         return t, d
 
 
-def run_tool(pkg, pristine, d, a, clock):
+def tool_compdb(p, tree, log):
+    """TREE configured as the row configures it (without the library's
+    flags, which discovery does not need) and its compile_commands.json
+    from make's dry run (corpus.py's reading of it)."""
+    import corpus
+    B.sh(["./configure"] + p["configure"], cwd=tree, log=log)
+    r = subprocess.run(["make", "-nkw"], cwd=tree, stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, universal_newlines=True)
+    with open(os.path.join(tree, "compile_commands.json"), "w") as f:
+        json.dump(corpus.dry_run_commands(r.stdout, tree), f, indent=1)
+
+
+def run_tool(p, pristine, d, a, clock):
+    pkg = p["pkg"]
+    if p.get("compdb"):
+        with clock.phase(pkg, "tool: configure, compile database"):
+            for t in ("conv-base", "conv-src"):
+                tool_compdb(p, os.path.join(d, t), os.path.join(d, "configure.log"))
+        pristine = os.path.join(d, "conv-base")
+
     def report():
         with clock.phase(pkg, "tool: report"):
             with open(os.path.join(d, "report.json.tmp"), "w") as out:
@@ -275,10 +337,10 @@ def one(name, p, a, clock):
         pristine = B.fetch(p["pkg"], p["version"], a.src, log("fetch.log"), p.get("deps"))
     # the tool, beside the baseline: the report of the pristine source and
     # apply on a copy, whose changes go into the built tree afterwards
-    tool, td = start_tool(p["pkg"], pristine, a, clock)
+    tool, td = start_tool(p, pristine, a, clock)
     tree, bdir = log("src"), log("build")
     B.copy_tree(pristine, tree)
-    shutil.rmtree(bdir, ignore_errors=True)
+    B.remove(bdir)
     os.makedirs(os.path.join(bdir, "home"))
     for f in ("build.log", "conv-build.log"):
         open(log(f), "w").close()
@@ -300,21 +362,29 @@ def one(name, p, a, clock):
         raise RuntimeError("refcount-convert failed, see %s and %s" % (
             t("report.log"), t("apply.log")))
     doc = json.load(open(t("report.json")))
-    changed = B.copy_changed(pristine, t("conv-src"), tree)
+    changed = B.copy_changed(pristine, t("conv-src"), tree,
+                             t("conv-base") if p.get("compdb") else None)
     clock.say("%s: %d files converted" % (name, len(changed)))
     if a.mutant == "tests":
         mutate_tests(tree, clock, name)
     edits = os.path.join(HERE, "projects", name + ".edits")
     row["hand edits"] = len(open(edits).read().splitlines()) if os.path.exists(edits) else 0
     conv = {c["field"] for c in doc["candidates"] if c["decision"] == "convert"}
-    cands = {c["field"] for c in doc["candidates"]}
+    # the fields the compiler's view alone found (every atomic arithmetic
+    # field of a tree with a compile database: statistics, flags, ids), whose
+    # lifecycle the tool did not classify: listed, never counted
+    seen_only = {c["field"] for c in doc["candidates"]
+                 if c["idiom"].startswith(DISCOVERY_ONLY) and c["decision"] != "convert"}
+    cands = {c["field"] for c in doc["candidates"]} - seen_only
     expect, also, traps = set(p["expect"]), set(p["also"]), set(p.get("traps", []))
     fp = sorted(cands - expect - also - traps)
-    row["counters"] = "found %d/%d, converted %d/%d, %d FP%s%s" % (
+    row["counters"] = "found %d/%d, converted %d/%d, %d FP%s%s%s" % (
         len(expect & cands), len(expect), len(expect & conv), len(expect), len(fp),
         " (+%d other real)" % len(cands & also) if cands & also else "",
         ", %d trap%s report-only" % (len(cands & traps - conv), "s" * (
-            len(cands & traps - conv) != 1)) if cands & traps - conv else "")
+            len(cands & traps - conv) != 1)) if cands & traps - conv else "",
+        ", %d seen by discovery only" % len(seen_only - expect - also - traps)
+        if seen_only - expect - also - traps else "")
     if not expect <= conv:
         row["why"].append("not converted: " + ", ".join(sorted(expect - conv)))
     if conv & traps:

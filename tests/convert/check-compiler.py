@@ -34,7 +34,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)), "tools")
 from refconv import cli, clangscan, model  # noqa: E402
 
 MUTANTS = ("by-name", "no-revisit", "no-uncompiled", "no-packed", "merge",
-           "attrib-by-name")
+           "attrib-by-name", "no-conventions", "no-noop", "zero-created", "no-put-release")
 
 
 def _db(work, units):
@@ -58,6 +58,17 @@ def mutate(mutant):
         clangscan._copy_member = lambda ci, lhs: None
     elif mutant == "no-uncompiled":
         clangscan.uncompiled = lambda root, entries, seen: []
+    elif mutant == "no-conventions":
+        from refconv import clangconv
+        clangconv.conventions = lambda facts: {}
+    elif mutant == "no-noop":
+        from refconv import analyse
+        analyse.noop_macros = lambda defs: []
+    elif mutant == "no-put-release":
+        from refconv import analyse
+        analyse._put_release = lambda name, params, b, ops: None
+    elif mutant == "zero-created":
+        model._created_at_zero = lambda fm, root: None
     elif mutant == "attrib-by-name":
         def by_name(st, field, f, typed, recs, struct_fields, typedefs, seen_by):
             homes = {d["file"] for d in struct_fields.get(field, []) if model._key(d) == st}
@@ -67,7 +78,7 @@ def mutate(mutant):
 
 def discovery(work, mutant):
     shutil.copytree(os.path.join(HERE, "compiler"), work,
-                    ignore=shutil.ignore_patterns("attrib"))
+                    ignore=shutil.ignore_patterns("attrib", "typed"))
     _db(work, [("count.c", []), ("wrap.c", []), ("holder.c", []), ("client.c", []),
                ("packed.c", []),
                ("optional/base.c", ["-DWITH_OPTIONAL", "-I.."])])
@@ -110,12 +121,52 @@ def attribution(work):
     return bad
 
 
+def typed(work):
+    """typed/: a typedef'd count behind the project's own functions, on a
+    primitive a generated header token-pastes: the count created at 1 is
+    converted at its call sites (the no-op finaliser with it), and so is
+    the one put through a put-release macro (its object macro redirected);
+    the one created at 0 and the counter stay report-only."""
+    shutil.copytree(os.path.join(HERE, "compiler", "typed"), work)
+    _db(work, [("obj.c", [])])
+    m = model.build(work)
+    doc = cli.report_doc(m)
+    got = {c["field"]: (c["decision"], c["kind"]) for c in doc["candidates"]}
+    print("check-convert-compiler: typed %s" % json.dumps(got, sort_keys=True))
+    bad = []
+    if got.get("page.refs") != ("convert", "reference-count"):
+        bad.append("page.refs (created at 1) not converted")
+    if got.get("session.refs", ("convert",))[0] != "report-only":
+        bad.append("session.refs (created at 0, then got) not report-only")
+    if got.get("blob.hold") != ("convert", "reference-count"):
+        bad.append("blob.hold (put through a put-release macro) not converted")
+    if got.get("pool.users") != ("report-only", "counter"):
+        bad.append("pool.users (got from 0 in normal use) not a counter")
+    if [a["type"] for a in doc["abstractions"]] != ["ref_t"]:
+        bad.append("the shared type ref_t not stated as refused: %s" % doc["abstractions"])
+    from refconv import rewrite
+    import contextlib
+    import io
+    with contextlib.redirect_stdout(io.StringIO()):
+        rewrite.apply(m, os.path.join(os.path.dirname(os.path.dirname(HERE)), "include"))
+    text = open(os.path.join(work, "obj.c")).read()
+    for want in ("struct page { refcount_t refs;", "refcount_set(&p->refs, 1);",
+                 "refcount_inc(&p->refs);", "if (!refcount_dec_and_test(&p->refs))",
+                 "struct session { ref_t refs;", "struct blob { refcount_t hold;",
+                 "#define blob_put(b) do { if (refcount_dec_and_test(&(b)->hold)) "
+                 "blob_free(b); } while (0)", "refcount_set(&b->hold, 1);"):
+        if want not in text:
+            bad.append("apply: no '%s'" % want)
+    return bad
+
+
 def main(work, mutant=None):
     work = os.path.abspath(work)
     shutil.rmtree(work, ignore_errors=True)
     mutate(mutant)
     bad = discovery(os.path.join(work, "discovery"), mutant)
     bad += attribution(os.path.join(work, "attrib"))
+    bad += typed(os.path.join(work, "typed"))
     if bad:
         print("check-convert-compiler: FAILED: %s" % "; ".join(bad))
         return 1

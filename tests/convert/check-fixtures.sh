@@ -67,7 +67,13 @@ mutant family-trap family.py 's/elif role == "rmw" and step == +1 and not stmt:/
 # a creation by an atomic store (atomic_init) left as it is
 mutant atomic-store rewrite.py 's/if x.get("atomic")\], F=field, P=P)/if False], F=field, P=P)/' &&
 # a family whose put is not followed by a release converted
-mutant family family.py 's/if not _releases_object(rest, None, obj):/if _releases_object(rest, None, obj):/' || {
+mutant family family.py 's/if not _releases_object(rest, None, obj):/if _releases_object(rest, None, obj):/' &&
+# the fields a converted family covers told by the member name alone (a
+# same-named field of another struct left unconverted)
+mutant family-collide family.py 's/return fm\["stype"\] in {st for/return True or fm["stype"] in {st for/' &&
+# a use of a same-named field of a plainly declared struct taken as the
+# family's (the family refused)
+mutant family-collide family.py 's/if not inside(m.start()) and not _plain_owner(/if not inside(m.start()) and not False and _plain_owner(/' || {
 	echo "check-convert-fixtures: a kept-value, creation, release, revival, atomic-store or family mutant passed" >&2
 	exit 1
 }
@@ -98,5 +104,5 @@ if check_cmd "$work/mutant/refcount-convert" 2>/dev/null; then
 	exit 1
 fi
 echo "check-convert-fixtures: $count fixtures passed; the mutant fails gcc-atomic;" \
-	"the kept-value, creation, release, revival, atomic-store and family mutants (13) fail kept-old, kept-refused, release-scan, revival, atomic-store, family, family-trap;" \
+	"the kept-value, creation, release, revival, atomic-store and family mutants (15) fail kept-old, kept-refused, release-scan, revival, atomic-store, family, family-trap, family-collide;" \
 	"check lists a logged report; its mutant fails"

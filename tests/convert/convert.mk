@@ -11,7 +11,8 @@ CHECK_TARGETS += check-convert-fixtures
 # by name, in discovery and of an untyped use; no later round for a
 # function skipped once; the uncompiled sources ignored; a union word's
 # compare-and-swap not read through; two structs of one name merged).  docs/convert.md.
-COMPILER_MUTANTS = by-name no-revisit no-uncompiled no-packed merge attrib-by-name
+COMPILER_MUTANTS = by-name no-revisit no-uncompiled no-packed merge attrib-by-name \
+	no-conventions no-noop zero-created no-put-release
 .PHONY: check-convert-compiler
 check-convert-compiler:
 	@$(NEED) coccinelle python3-clang-14 libclang-14-dev

@@ -134,6 +134,16 @@ position p : script:python() { key(p) in {{KEYS}} };
 - E->f@p = V
 + {{P}}_set(&E->{{F}}, V)
 
+// @@@ noop
+@{{RULE}}@
+identifier X;
+expression E;
+identifier f =~ "^{{F}}$";
+position p : script:python() { key(p) in {{KEYS}} };
+@@
+- X(&E->f@p)
++ (void)0
+
 // @@@ aset
 @{{RULE}}@
 identifier X;

@@ -24,6 +24,19 @@ E << f_oparg.E; f << f_oparg.f; X << f_oparg.X; p << f_oparg.p;
 @@
 use("oparg", E, f, X, "", p)
 
+@f_noop@
+identifier X =~ "{{NOOPS}}";
+expression E;
+identifier f =~ "{{FIELDS}}";
+position p;
+@@
+X(&E->f@p);
+
+@script:python@
+E << f_noop.E; f << f_noop.f; X << f_noop.X; p << f_noop.p;
+@@
+use("noop", E, f, X, "", p)
+
 @f_aset@
 identifier X =~ "{{STORES}}";
 expression E, V;

@@ -8,7 +8,7 @@ from . import registry, scan
 
 CTX_PRIORITY = ["stmt", "assert", "cmp+", "cmp-", "cmp", "!", "bool", "return", "kept",
                 "value"]
-USE_PRIORITY = ["oparg", "aset", "member", "plain-stmt", "plain-cmp", "plain-value", "arith",
+USE_PRIORITY = ["oparg", "noop", "aset", "member", "plain-stmt", "plain-cmp", "plain-value", "arith",
                 "set", "cmp", "addr", "read"]
 CONST_RE = re.compile(r"^\(?\s*(\([\w ]+\)\s*)?[-~]?\s*(0[xX][0-9a-fA-F]+|\d+)[uUlL]*\s*\)?$"
                       r"|^[A-Z][A-Z0-9_]*$")
@@ -84,7 +84,7 @@ def macro_wrappers(defs, ops):
     while changed:
         changed = False
         for name, params, body, f, first, last in defs:
-            if params is None or len(params) != 1:
+            if not params:
                 continue
             b = nospace(body)
             while b.startswith("(") and b.endswith(")") and \
@@ -92,7 +92,13 @@ def macro_wrappers(defs, ops):
                 b = b[1:-1]
             p = re.escape(params[0])
             pm = re.match(r"^(\+\+|--)\(?%s\)?->(\w+)$" % p, b)
-            if pm:
+            through = _put_release(name, params, b, ops) or \
+                _pass_through(name, params, b, ops)
+            if through:
+                op = through
+            elif len(params) != 1:
+                continue
+            elif pm:
                 op = Op(name, "plain", "new", +1 if pm.group(1) == "++" else -1,
                         field=pm.group(2), atomic=False, via=pm.group(1))
                 op.param, op.cast = params[0], False
@@ -124,6 +130,11 @@ def macro_wrappers(defs, ops):
                     ret = registry.adjust(ret, m.group(3)[0], 1, step) or "value"
                 op = Op(name, inner.family, ret, step, field=field,
                         atomic=inner.atomic, via=inner.name)
+                if ret == "putrel":  # the release: the object's own, or none
+                    rel = args[inner.release_arg] if inner.release_arg < len(args) else ""
+                    if not re.search(r"\b%s\b" % p, rel):
+                        continue
+                    op.release = rel
                 op.param = params[0]
                 op.ptr_text = ptr_text or "&(%s)->%s" % (params[0], field)
                 op.cast = bool(ptr_text and CAST_RE.match(nospace(ptr_text)))
@@ -140,6 +151,94 @@ def macro_wrappers(defs, ops):
                 ops[name] = found[name]
                 changed = True
     return found
+
+
+def _put_release(name, params, b, ops):
+    """#define NAME(R, D) do { if (PUT(R) > 0) break; D; } while (0) (or
+    `if (PUT(R) == 0) D;`): a put whose final one runs the release D, a
+    parameter (librdkafka's rd_refcnt_destroywrapper): an operation that
+    returns nothing ("putrel"), its release the argument at release_arg."""
+    m = re.match(r"^do\{if\((\w+)\((\w+)\)(==|!=|<=|>=|<|>)(\d+)\)(break;(\w+);|"
+                 r"(\w+);)\}while\(0\)$", b)
+    if not m or m.group(1) not in ops or len(params) != 2 or m.group(2) != params[0]:
+        return None
+    inner = ops[m.group(1)]
+    if inner.field or inner.step([m.group(2)]) != -1 or inner.ptr_arg != 0:
+        return None
+    what = registry.DEC_TESTS.get((inner.returns, m.group(3), int(m.group(4))))
+    d = m.group(6) if m.group(6) else m.group(7)
+    if d != params[1] or what != ("notlast" if m.group(6) else "last"):
+        return None
+    op = Op(name, inner.family, "putrel", -1, ptr_arg=0, atomic=inner.atomic,
+            via=inner.name)
+    op.release_arg, op.param, op.cast = 1, params[0], False
+    return op
+
+
+def _pass_through(name, params, b, ops):
+    """#define NAME(R, ...) OP(R, ...): a macro passing its pointer
+    parameter on to an operation that takes the count's address (a
+    project's typedef'd count behind its own functions, `#define
+    my_ref_get(R) my_atomic_add(R, 1)`): an operation of the same
+    convention, the step a constant or one of NAME's parameters."""
+    m = re.match(r"^(\w+)\((.*)\)$", b)
+    if not m or m.group(1) not in ops or m.group(1) == name:
+        return None
+    inner, args = ops[m.group(1)], split_args(m.group(2))
+    if inner.field or inner.ptr_arg >= len(args) or \
+            args[inner.ptr_arg].strip("()") not in params:
+        return None
+    delta = inner.step(args)
+    if delta is None and isinstance(inner.delta, tuple) and inner.delta[1] < len(args) \
+            and args[inner.delta[1]].strip("()") in params:
+        delta = ("arg", params.index(args[inner.delta[1]].strip("()")), inner.delta[2])
+    if delta is None:
+        return None
+    op = Op(name, inner.family, inner.returns, delta,
+            ptr_arg=params.index(args[inner.ptr_arg].strip("()")),
+            atomic=inner.atomic, via=inner.name)
+    op.param, op.cast = params[op.ptr_arg], False
+    return op
+
+
+NOOP_BODY = re.compile(r"^(do\{\}while\(0\)|\(\(?void\)\s*0\)?|)$")
+
+
+def noop_macros(defs):
+    """Macros of one parameter that every definition expands to nothing
+    (`#define my_ref_destroy(R) do { } while (0)`: a finaliser of a count
+    that needs none in this build): a statement calling one on a count is
+    removed when the count is converted."""
+    out = {}
+    for name, params, body, _f, _a, _z in defs:
+        if params is not None and len(params) == 1:
+            out[name] = out.get(name, True) and bool(NOOP_BODY.match(nospace(body)))
+    return sorted(n for n, ok in out.items() if ok)
+
+
+def compiled_ops(ops, seen, defs):
+    """The wrappers whose result convention the compiled code gave
+    (clangscan.conventions(): what each one's active #if branch computes,
+    through any depth of calls), as operations taking the count's address;
+    and the stores among them, with the macros passing on to one: {name:
+    index of the value argument}."""
+    stores = {}
+    for name, (pidx, ret, step) in sorted(((seen or {}).get("conventions") or {}).items()):
+        if name in ops:
+            continue
+        if ret == "store":
+            stores[name] = step[1]
+            continue
+        delta = step if isinstance(step, int) else ("arg", step[1], step[2])
+        ops[name] = Op(name, "compiled", ret, delta, pidx, via="the compiled code")
+    for name, params, body, _f, _a, _z in defs:
+        m = re.match(r"^(\w+)\((.*)\)$", nospace(body)) if params else None
+        if m and m.group(1) in stores and name not in stores:
+            args = [a.strip("()") for a in split_args(m.group(2))]
+            v = stores[m.group(1)]
+            if args and args[0] == params[0] and v < len(args) and args[v] in params:
+                stores[name] = params.index(args[v])
+    return stores
 
 
 def function_wrappers(root, files, incdirs, mlines, ops, work):
@@ -255,6 +354,8 @@ def meaning(op_returns, step, ctx, cmpop, const):
     (unconvertible)."""
     if step == 0 and op_returns == "read":
         return "read"
+    if op_returns == "putrel":  # a put that runs the release itself
+        return "last" if ctx == "stmt" else None
     if step == +1:  # a kept old value: __refcount_inc(r, &old)
         return "inc" if ctx in ("stmt", "kept", "keptdecl") else None
     if step != -1:

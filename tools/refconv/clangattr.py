@@ -64,3 +64,42 @@ def member_records(root, wanted, jobs=2):
             for (line, field), recs in res.items():
                 out[(f, line, field)] = recs
     return out
+
+
+def unparsed_uses(root, fields, seen_lines, files, canon):
+    """The uses of each field to convert that the spelled-source passes did
+    not read: a function spatch could not parse (a type macro of another
+    package's header, `STACK_OF(X509) *cas`) is silently left out, and a
+    conversion must account for every use.  FIELDS {key: fm} (decision
+    convert), SEEN_LINES {(file, line, field)} every line the passes gave a
+    row for; the other lines of the .c files naming `->field` / `.field`
+    (outside comments and #define bodies) are resolved by the compiler;
+    CANON(struct, field) maps the struct it names to a field key.  Returns
+    {key: [(file, line)]}."""
+    names = {fm["field"] for fm in fields.values()}
+    if not names:
+        return {}
+    pat = re.compile(r"(->|\.)\s*(%s)\b" % "|".join(sorted(map(re.escape, names))))
+    wanted = {}
+    for f in files:
+        if not f.endswith(".c"):
+            continue
+        text = re.sub(r"/\*.*?\*/", lambda m: re.sub(r"[^\n]", " ", m.group(0)),
+                      _source({}, f).decode("latin-1"), flags=re.S)
+        lines = text.split("\n")
+        in_define = False
+        for i, l in enumerate(lines, 1):
+            define = in_define or re.match(r"\s*#\s*define\b", l)
+            in_define = bool(define) and l.rstrip().endswith("\\")
+            if define:
+                continue
+            for m in pat.finditer(l.split("//")[0]):
+                if (f, i, m.group(2)) not in seen_lines:
+                    wanted.setdefault(f, set()).add((i, m.group(2)))
+    out = {}
+    for (f, line, field), recs in member_records(root, wanted).items():
+        for rec in recs:
+            key = canon(rec, field)
+            if key in fields:
+                out.setdefault(key, []).append((f, line))
+    return out

@@ -26,6 +26,8 @@ import shlex
 import sys
 import time
 
+from . import clangconv
+
 RMW = re.compile(r"(fetch_(add|sub|and|or|xor|nand)|(add|sub|and|or|xor|nand)_"
                  r"(and_)?fetch|exchange|compare_exchange|compare_and_swap|"
                  r"lock_test_and_set|fetch_and_(add|sub)|(add|sub)_and_fetch|"
@@ -167,12 +169,15 @@ def _path(ci, c, params):
         name = re.sub(r"\s*\((unnamed|anonymous)[^)]*\)", "(anonymous)", name)
         loc = top.location
         t = top.type.get_canonical()
-        single = t.kind != ci.TypeKind.RECORD or len(
-            [x for x in t.get_declaration().get_children()
-             if x.kind == K.FIELD_DECL]) == 1
+        inner = [x for x in t.get_declaration().get_children()
+                 if x.kind == K.FIELD_DECL] if t.kind == ci.TypeKind.RECORD else []
+        single = t.kind != ci.TypeKind.RECORD or len(inner) == 1
         field = (single, re.sub(r"^(struct|union) ", "", name), top.spelling,
                  "%s:%d" % (os.path.realpath(loc.file.name) if loc.file else "?",
                             loc.line))
+        # the scalar the build compiles the field as (a one-member struct's
+        # member: the #if variants of the struct are resolved)
+        _TYPES[field[3]] = (inner[0].type if inner else t).get_canonical().spelling
     if c.kind == K.DECL_REF_EXPR and c.spelling in params:
         # a parameter's lvalue (wrapper evidence); `&p->f` is also a use of
         # the field f of p's struct
@@ -244,6 +249,8 @@ CALLED = re.compile(rb"(\w+)\s*\(")
 # The functions this worker process has walked already (a header's inline
 # function is the same in every unit that includes it).
 _WALKED = set()
+# The compiled scalar type of each field seen: "file:line" -> type.
+_TYPES = {}
 
 
 def _source(cache, name):
@@ -363,9 +370,14 @@ def scan_tu(root, e, want=None, only=None):
         for union, field, at in packed["changes"]:
             if union in packed["cas"]:
                 uses.append(("@cas-packed-add", 0, ("field",) + field, at))
+        summ = clangconv.summary(ci, c, params, cache)
+        if summ:
+            uses.append(("=summary", 0, summ, _where(c)))
         fns[key] = uses
         _WALKED.add(key)
-    return [(k[0], k[1], k[2], u) for k, u in fns.items()], later
+    types = [("=type", 0, ("type", d, t), "") for d, t in sorted(_TYPES.items())]
+    return [(k[0], k[1], k[2], u) for k, u in fns.items()] + [
+        ("=types", "", 0, types)], later
 
 
 def _worker(job):
@@ -559,7 +571,7 @@ def discover(root, jobs=2, max_bytes=2 << 20):
     fields, first = {}, {}
     for name, f, line, uses in facts:
         for op, i, p, at in uses:
-            if p[0] == "param" and len(p) == 4:
+            if op.startswith("=") or p[0] == "param" and len(p) == 4:
                 continue
             single, rec, fld, decl = p[-4:]
             kinds = set()
@@ -593,8 +605,11 @@ def discover(root, jobs=2, max_bytes=2 << 20):
     fields = {k: v for k, v in fields.items() if "add" in v["kinds"]}
     borrowed = len([e for e in entries if e.get("borrowed") and
                     (e["file"], e["directory"]) in done])
-    return dict(fields=fields, wrappers=wraps, skipped=skipped,
-                units=units), "libclang on %d of %d units of %s%s" % (
+    types = {p[1]: p[2] for _n, _f, _l, uses in facts for op, _i, p, _w in uses
+             if op == "=type"}
+    return dict(fields=fields, wrappers=wraps, skipped=skipped, units=units, types=types,
+                conventions={n: c for n, c in clangconv.conventions(facts).items()
+                             if n in wraps or c[1] == "store"}), "libclang on %d of %d units of %s%s" % (
                     units - borrowed, compiled, os.path.relpath(db, root),
                     ", and on %d of %d sources the build does not compile, with "
                     "the flags of their nearest compiled neighbour" % (

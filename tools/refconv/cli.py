@@ -40,6 +40,7 @@ def field_doc(root, fm):
         initialisers=[dict(at=loc(x), value=x["value"], designated=x["designated"],
                            sentinel=x["sentinel"]) for x in fm["initialisers"]],
         sets=[dict(at=loc(x), value=x["value"]) for x in fm["sets"]],
+        noops=["%s %s()" % (loc(x), x["op"]) for x in fm.get("noops", [])],
         creations=["%s (%s)" % (loc(x), ", ".join(x["sources"])) for x in fm["creations"]],
         frees_on_le0=[x["at"] for x in
                       [dict(at=loc(s)) for s in fm["sites"]
@@ -62,16 +63,42 @@ def report_doc(m):
         discovery=m.get("discovery", "spatch on the spelled source, every #if "
                         "variant considered (no compile database)"),
         skipped=[dict(file=rel(root, f), why=why) for f, why in scan.SKIPPED],
-        candidates=candidates(m))
+        candidates=candidates(m), abstractions=abstractions(m))
+
+
+def abstractions(m):
+    """A project's own count type (a typedef the candidates declare, whose
+    operations are the project's functions and macros) shared by fields of
+    mixed verdicts: not re-implemented on refcount_t (that would convert
+    its counters and its counts created at 0 with its counts), and said
+    so; its fields are judged one by one, the proven ones converted at
+    their call sites."""
+    by_type = {}
+    for _key, fm in sorted(m["fields"].items()):
+        if len(fm["decls"]) == 1 and fm["decls"][0]["type"] in m.get("typedef_names", ()):
+            d = fm["decls"][0]
+            by_type.setdefault(d["type"], {})["%s.%s" % (
+                (d["typedefs"] or [d["struct"]])[0] or "?", fm["field"])] = fm["decision"]
+    out = []
+    for t, fields in sorted(by_type.items()):
+        if len(set(fields.values())) > 1:
+            out.append(dict(
+                type=t, decision="report-only", fields=fields,
+                reason="its operations serve %d fields of mixed verdicts (%s): not "
+                "re-implemented on refcount_t; the fields proven one by one are "
+                "converted at their call sites" % (len(fields), ", ".join(
+                    "%s %s" % (k, v) for k, v in sorted(fields.items())))))
+    return out
 
 
 def candidates(m):
     """The spatch model's candidates, then the fields only the compiler's
     view found (report-only: their lifecycle is not classified)."""
     root = m["root"]
+    from .family import covers
     fams = m.get("families", {})
     out = [field_doc(root, fm) for _, fm in sorted(m["fields"].items())
-           if not (fm["field"] in fams and not fams[fm["field"]].refused)]
+           if not covers(fams, fm)]
     out += family_docs(root, fams)
     seen = m.get("compiler")
     if not seen:
@@ -142,6 +169,8 @@ def print_report(doc, out=sys.stdout):
                                             c["decision"], c["reason"]))
     for s in doc["skipped"]:
         out.write("skipped\t%s\t%s\n" % (s["file"], s["why"]))
+    for a in doc.get("abstractions", []):
+        out.write("abstraction\t%s\t%s\t%s\n" % (a["type"], a["decision"], a["reason"]))
     for c in doc["candidates"]:
         out.write("\n%s (%s -> %s):\n" % (c["field"], c["type"], c["to"]))
         for o in c["operations"]:
@@ -155,6 +184,8 @@ def print_report(doc, out=sys.stdout):
         for k in ("sentinels", "initialisers", "sets"):
             for o in c[k]:
                 out.write("  %-11s %s %s\n" % (k[:-1], o["at"], o["value"]))
+        for o in c.get("noops", []):
+            out.write("  no-op       %s (becomes (void)0)\n" % o)
         out.write("  creations   %s\n" % (", ".join(c["creations"]) or "none"))
         out.write("  frees <= 0  %s\n" % (", ".join(c["frees_on_le0"]) or "none"))
         out.write("  releases    %s\n" % (", ".join(c["releases"]) or "none"))

@@ -31,6 +31,7 @@ class Family:
         self.defs = []      # (macro, file, first, last)
         self.fields = []    # (struct, file, line) declaring the field
         self.refused = []   # why the family is not converted
+        self.typedefs = []  # typedef names of the structs in fields
 
 
 def _functions(files):
@@ -192,8 +193,30 @@ def _function_end(text, pos):
     return i
 
 
-def check(root, files, defs, fam):
-    """The family's proofs over every use in the tree (fam.refused)."""
+BASE_RE = r"(\w+)\s*\)?\s*(->|\.)\s*%s\b"
+
+
+def _plain_owner(text, pos, base, field, struct_fields):
+    """The struct declaring FIELD plainly (not through the family's macro)
+    that BASE's declaration before POS names (`struct blob *b`, `blob_t
+    *b`), or None: such a use is that struct's, not the family's."""
+    decl = None
+    for m in re.finditer(r"\b(?:struct\s+)?(\w+)\s*\*?\s*\b%s\b\s*[;=,)]"
+                         % re.escape(base), text[:pos]):
+        decl = m.group(1)
+    if decl is None:
+        return None
+    for d in struct_fields.get(field, []):
+        if decl == d["struct"] or decl in d["typedefs"]:
+            return d["struct"] or decl
+    return None
+
+
+def check(root, files, defs, fam, struct_fields=None):
+    """The family's proofs over every use in the tree (fam.refused).  A use
+    of the field's name whose base is declared with a struct type that
+    declares that field plainly is that struct's (attribution by type),
+    not the family's."""
     from .model import _releases_object
     field, hdr = fam.field, fam.header
     roles = {n: r for n, r in fam.ops.items()}
@@ -205,8 +228,9 @@ def check(root, files, defs, fam):
         text = scan.read(f)
         inside = lambda pos: f == hdr and any(
             a <= text.count("\n", 0, pos) + 1 <= b for a, b in own)
-        for m in re.finditer(r"(->|\.)\s*%s\b" % re.escape(field), text):
-            if not inside(m.start()):
+        for m in re.finditer(BASE_RE % re.escape(field), text):
+            if not inside(m.start()) and not _plain_owner(
+                    text, m.start(), m.group(1), field, struct_fields or {}):
                 fam.refused.append("%s:%d: %s used outside the family" % (
                     os.path.relpath(f, root), text.count("\n", 0, m.start()) + 1, field))
         for m in re.finditer(r"^\s*%s\s*;" % fam.declare, text, re.M):
@@ -297,13 +321,37 @@ def rewrite(fam, text):
         r"\1refcount_t\2", text, count=1)
 
 
-def families(root, files, defs):
+def own_defs(fams):
+    """(file, first, last) of every family's own macros and declaration."""
+    return [(f, a, b) for fam in fams.values() for _n, _p, f, a, b in fam.defs]
+
+
+def covers(fams, fm):
+    """The model's field FM is one a converted family re-implements: its
+    Struct.field is a family struct's (by struct tag or typedef), or it is
+    keyed by name alone and no struct declares that name but through the
+    family's macro.  Never by the member name alone: a same-named field of
+    another struct is converted (or refused) at its own call sites."""
+    fam = fams.get(fm["field"])
+    if fam is None or fam.refused:
+        return False
+    if fm.get("stype"):
+        return fm["stype"] in {st for st, _f, _l in fam.fields} | set(fam.typedefs)
+    return not fm.get("decls")
+
+
+def families(root, files, defs, struct_fields=None):
     """The tree's families, each with its proofs' verdict.  An installed
     header defining a family is converted only when an installed header
     declares a struct holding its count (then the .pc gets Requires:);
     otherwise every user of that header would need librefcount for nothing."""
     from .rewrite import public_header
-    out = {f: check(root, files, defs, fam) for f, fam in find(root, files, defs).items()}
+    out = {f: check(root, files, defs, fam, struct_fields)
+           for f, fam in find(root, files, defs).items()}
+    tds = scan.typedef_map(files) if out else {}
+    for fam in out.values():
+        tags = {"struct " + st for st, _f, _l in fam.fields}
+        fam.typedefs = sorted(n for n, t in tds.items() if " ".join(t.split()) in tags)
     for fam in out.values():
         if not fam.refused and public_header(root, fam.header) and \
                 not any(public_header(root, f) for _, f, _ in fam.fields):

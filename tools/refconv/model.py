@@ -50,8 +50,9 @@ def build(root, work=None, extra=None):
     files = scan.sources(root)
     incdirs = scan.include_dirs(root)
     defs = scan.macros(files)
-    mlines = scan.macro_file(defs)
+    mlines = scan.macro_file(defs, files)
     ops = A.primitive_ops()
+    stores = A.compiled_ops(ops, seen, defs)
     mwraps = A.macro_wrappers(defs, ops)
     fwraps = A.function_wrappers(root, files, incdirs, mlines, ops,
                                  os.path.join(work, "wrappers"))
@@ -70,13 +71,21 @@ def build(root, work=None, extra=None):
     # a kept result is tested several times (an assert, then the test):
     # keep the test that means something; an increment whose old value is
     # tested == 0 is meant to be from 0 (a creation, or refused)
-    kept, from0 = {}, set()
+    kept, from0 = {}, {}
     for r in rows:
+        if r[1].strip() == "cmp" and r[2] in ops and A.nospace(r[4]) == "==":
+            # a get's result tested for the step from 0 (`if (get(&o->f) ==
+            # 1)`, new value; `== 0`, old value): an increment from 0
+            o = ops[r[2]]
+            if o.step(A.split_args(r[3])) == +1 and (o.returns, A.nospace(r[5])) in (
+                    ("new", "1"), ("old", "0")):
+                from0[(r[6], int(r[7]), int(r[8]))] = "its %s value is tested == %s" % (
+                    o.returns, A.nospace(r[5]))
         if r[1].startswith("kept") and r[2] in ops:
             o = ops[r[2]]
             step = o.step(A.split_args(r[3]))
             if step == +1 and A.nospace(r[4]) == "==" and A.nospace(r[5]) == "0":
-                from0.add((r[6], int(r[7]), int(r[8])))
+                from0[(r[6], int(r[7]), int(r[8]))] = "its old value is tested == 0"
             if A.meaning(o.returns, step, r[1], r[4], r[5]) and (
                     step != +1 or (r[6], r[7], r[8]) not in kept):
                 kept[(r[6], r[7], r[8])] = r
@@ -102,6 +111,8 @@ def build(root, work=None, extra=None):
                 field = field  # the field is the wrapper's struct (DBusAtomic)
         step = op.step(args)
         what = A.meaning(op.returns, step, ctx, cop, const)
+        if op.returns == "putrel" and not op.field:
+            what = None  # its release an argument: rewritten only in a macro
         st = None if op.field else _canon(stypes.get((f, line, int(col))), field,
                                           struct_fields, typedefs)
         sites.append(dict(file=f, line=line, col=int(col), op=name, base=base,
@@ -109,8 +120,8 @@ def build(root, work=None, extra=None):
                           const=const.strip(), step=step, meaning=what,
                           family=op.family, atomic=op.atomic, wrapper=op.via,
                           var=var.strip(), vtype=vtype.strip(),
-                          from0="its old value is tested == 0" if (
-                              f, line, int(col)) in from0 else ""))
+                          putrel=op.returns == "putrel",
+                          from0=from0.get((f, line, int(col)), "")))
     # a field is keyed by (struct, name) when every site's struct is known,
     # else by its name alone
     untyped = {s["field"] for s in sites if s["stype"] is None}
@@ -121,10 +132,19 @@ def build(root, work=None, extra=None):
                    if s["meaning"] in ("last", "notlast")})
     cands = sorted({f for _, f in keys})
     model = dict(discovery=note, compiler=seen, root=root, ops=ops, mwraps=mwraps, fwraps=fwraps, sites=sites,
+                 # a project's own count types: typedefs of a non-scalar
+                 # type name (`typedef my_atomic_t my_ref_t`)
+                 typedef_names={n for n, t in typedefs.items() if not t.startswith(
+                     ("struct ", "union ", "enum ")) and n not in registry.WIDTHS and
+                     not scan.resolve(t, typedefs)},
                  unknown=unknown, fields={}, macro_file=mlines, incdirs=incdirs,
                  work=work, files=files, defs=defs)
     from . import family
-    model["families"] = family.families(root, files, defs)
+    model["families"] = family.families(root, files, defs, scan.structs(files))
+    # a use inside a family's own macros is the family's (its structs
+    # declare the field through the family's macro), never a use of a
+    # same-named field of a struct declared plainly
+    wrapper_defs += family.own_defs(model["families"])
     if not cands:
         return model
     ptr_ops = [n for n, o in call_ops.items() if not o.field]
@@ -137,7 +157,9 @@ def build(root, work=None, extra=None):
         INCOPS=A._regex(incops), DECOPS=A._regex(decops),
         DECMACROS=A._regex(dec_macros), RELEASE=registry.RELEASE_RE,
         ASSERT=registry.ASSERT_RE, READOPS=A._regex(readops),
-        STORES=A._regex([n for n, v in registry.ATOMIC_STORES.items() if v == 1]),
+        NOOPS=A._regex(A.noop_macros(defs)),
+        STORES=A._regex([n for n, v in list(registry.ATOMIC_STORES.items()) +
+                         list(stores.items()) if v == 1]),
         INITS=A._regex([n for n, v in registry.ATOMIC_STORES.items() if v != 1])),
         scan.mentioning(files, cands + list(registry.ZALLOC) + list(
             creation.zero_macros(defs))),
@@ -182,7 +204,7 @@ def build(root, work=None, extra=None):
                  if not st or _key(d) == st] or struct_fields.get(field, [])
         fs = [s for s in sites if s["field"] == field and (s["stype"] or "") == st]
         fm = dict(field=field, stype=st, decls=decls, root=root, sites=fs, struct_fields=struct_fields, reads=[], sentinels=[],
-                  sets=[], plain=[], initialisers=[], creations=[], releases=[],
+                  sets=[], plain=[], initialisers=[], creations=[], releases=[], noops=[],
                   refused=[], conditions=[])
         for r in notes:
             _, kind, base, f2, x, v, f, line, col = r
@@ -201,6 +223,9 @@ def build(root, work=None, extra=None):
             where = dict(file=f, line=line, col=col, base=base, op=op.strip(),
                          value=v.strip())
             if ctx == "oparg":
+                continue
+            if ctx == "noop":  # removed with the conversion
+                fm["noops"].append(dict(where, op=op.strip()))
                 continue
             if ctx.startswith("plain"):
                 step, ret = _plain_kind(_line_text(cache, f, line), col - 1, field)
@@ -255,6 +280,9 @@ def build(root, work=None, extra=None):
             if s["meaning"] is None:
                 fm["refused"].append((s, "%s result used as a value (%s)" %
                                       (s["op"], s["ctx"])))
+        if seen and len(decls) == 1:  # the type as the build compiles it
+            fm["compiled_type"] = seen.get("types", {}).get("%s:%d" % (
+                os.path.realpath(decls[0]["file"]), decls[0]["line"]))
         creation.creations(fm, facts, zero, uses, readops)
         _initialisers(fm, files, typedefs)
         _decide(fm, typedefs, root)
@@ -270,6 +298,28 @@ def build(root, work=None, extra=None):
         for fm in model["fields"].values():
             _decide(fm, typedefs, root)
     _skipped_uses(model)
+    if seen:  # with the compiler's view: every use of a field to convert read
+        from . import clangattr
+        conv = {(fm["stype"] + "." if fm["stype"] else "") + fm["field"]: fm
+                for fm in model["fields"].values() if fm["decision"] == "convert"}
+        lines = {(os.path.realpath(r[6]), int(r[7]), r[3]) for r in rows + facts}
+        missed = clangattr.unparsed_uses(
+            root, conv, lines, [os.path.realpath(f) for f in files],
+            lambda st, fld: (lambda k: (k + "." if k else "") + fld)(
+                _canon(st, fld, struct_fields, typedefs)))
+        again = {f for where in missed.values() for f, _l in where} - scan.SOLO
+        if again:  # once more, those files each read alone
+            scan.SOLO |= again | {os.path.realpath(f) for f in files if
+                                  os.path.realpath(f) in again}
+            scan.SOLO |= {f for f in files if os.path.realpath(f) in again}
+            del scan.SKIPPED[:]
+            return build(root, os.path.join(work, "again"), extra)
+        for key, where in missed.items():
+            fm = conv[key]
+            fm["reasons"] = ["%s:%d: a use the spelled-source passes did not read (spatch "
+                             "could not parse its function): not accounted for" % (
+                                 os.path.relpath(f, root), line) for f, line in sorted(where)]
+            fm["decision"], fm["kind"] = "report-only", "unknown"
     return model
 
 
@@ -353,7 +403,11 @@ def _release_gap(fm):
     object's own release comes next.  A release elsewhere frees something
     else."""
     cache = {}
-    lasts = [s for s in fm["sites"] if s["meaning"] == "last"]
+    # a put that runs the object's release itself (a put-release macro)
+    lasts = [s for s in fm["sites"] if s["meaning"] == "last" and
+             not s.get("putrel")]
+    if not lasts and any(s.get("putrel") for s in fm["sites"]):
+        return None
     for s in lasts:
         bases = _aliases(cache, s["file"], s["line"], s["base"])
         for n in range(s["line"] + 1, s["line"] + 81):
@@ -405,6 +459,18 @@ def _revived(fm):
                 "function: revived from 0, which a refcount_t reports as a use " \
                 "after free" % (os.path.relpath(i["file"], fm.get("root", "/")),
                                 i["line"], s["line"])
+    return None
+
+
+def _created_at_zero(fm, root):
+    """A count stored 0 and got (`init(&o->ref, 0); ... get(&o->ref)`): its
+    first get is an increment from 0, which a refcount_t reports as a use
+    after free and saturates."""
+    zero = [x for x in fm["sets"] if A.nospace(x.get("value", "")) in ("0", "(0)")]
+    if zero and any(s["step"] == +1 for s in fm["sites"]):
+        return "%s:%d: stored 0 (created at 0, then got): a refcount_t reports that " \
+            "first get as an addition on 0" % (os.path.relpath(zero[0]["file"], root),
+                                               zero[0]["line"])
     return None
 
 
@@ -567,8 +633,14 @@ def _decide(fm, typedefs, root):
             sorted({d["struct"] or "?" for d in fm["decls"]})) or "none found"))
     else:
         w = scan.width(fm["decls"][0]["type"], typedefs, fm["struct_fields"])
-        fm["width"] = w
         fm["scalar"] = scan.resolve(fm["decls"][0]["type"], typedefs, fm["struct_fields"])
+        if not w and fm.get("compiled_type") in registry.WIDTHS:
+            # the spelled source has #if variants of the type (a one-member
+            # struct with a mutex member in a build without atomics); the
+            # compile database's build has one
+            fm["scalar"] = fm["compiled_type"]
+            w = registry.WIDTHS[fm["scalar"]]
+        fm["width"] = w
         if not w:
             reasons.append("no library type of the width of '%s'" %
                            fm["decls"][0]["type"])
@@ -587,6 +659,9 @@ def _decide(fm, typedefs, root):
     revived = _revived(fm)
     if revived:
         reasons.append(revived)
+    zero = _created_at_zero(fm, root)
+    if zero:
+        reasons.append(zero)
     extra = []
     created = {(c["file"], c["line"], c["col"]) for c in fm["creations"]}
     for s in fm["sites"]:

@@ -92,6 +92,7 @@ def adjust(ret, sign, k, step):
 
 # The idiom names the report prints (D.3's families), by family.
 IDIOMS = {
+    "compiled": "the project's wrappers, read on the compiled code",
     "gcc-atomic": "GCC __atomic (new value)",
     "gcc-atomic-old": "GCC __atomic, old value",
     "sync": "__sync (new value)",

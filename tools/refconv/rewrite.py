@@ -70,7 +70,7 @@ def semantic_patch(m, conv):
         by_shape = {}
         for s in fm["sites"]:
             op = m["ops"][s["op"]]
-            if op.field is not None and op.cast:
+            if op.field is not None and (op.cast or op.returns == "putrel"):
                 continue  # the site stays: its macro is redirected
             by_shape.setdefault(op.field is not None and s["op"], []).append(s)
         for shape, ss in by_shape.items():
@@ -109,6 +109,7 @@ def semantic_patch(m, conv):
         # a store through an atomic primitive (atomic_init(&b->f, 1)): a set
         add("aset", [key(x) for x in fm["sets"] if x.get("atomic")], F=field, P=P)
         add("read", [key(x) for x in fm["reads"]], F=field, P=P)
+        add("noop", [key(x) for x in fm.get("noops", [])], F=field)
 
     header = fill(sec["header"], SETS="\n".join(
         "%s = %r" % (k, set(v)) for k, v in sets.items()))
@@ -164,12 +165,22 @@ def layout_check(fm, incdir):
     return r.returncode == 0, "%s -> %s" % (old, new)
 
 
+def family_includes(headers):
+    """The include of the family headers apply_families() rewrote, added
+    last: an added line moves the lines after it, and the call sites'
+    rewrite goes by the positions the report found."""
+    for h in sorted(headers):
+        scan.write(h, insert_include(scan.read(h), ["/* refcount-convert */",
+                                                    registry.INCLUDE]))
+
+
 def apply_families(m):
     """The project's own refcount abstractions whose proofs held,
-    re-implemented on refcount_t where they are defined (family.py); the
-    names of the fields they cover."""
+    re-implemented on refcount_t where they are defined (family.py), their
+    line numbers kept; the Struct.field names of the fields they cover and
+    the headers that need the library's include (family_includes())."""
     from . import family
-    done = set()
+    done, headers = set(), set()
     for field, fam in sorted(m.get("families", {}).items()):
         root = m["root"]
         if fam.refused:
@@ -177,25 +188,31 @@ def apply_families(m):
                 fam.declare, os.path.relpath(fam.header, root), "; ".join(fam.refused[:5])))
             continue
         t = family.rewrite(fam, scan.read(fam.header))
-        scan.write(fam.header, insert_include(t, ["/* refcount-convert */", registry.INCLUDE]))
-        done.add(field)
+        scan.write(fam.header, t)
+        headers.add(fam.header)
+        done |= {"%s.%s" % (st, field) for st, _, _ in fam.fields}
         print("changed: %s (the family %s, %d fields: %s)" % (
             os.path.relpath(fam.header, root), fam.declare, len(fam.fields),
             ", ".join(sorted("%s.%s" % (st, field) for st, _, _ in fam.fields))))
         if public_header(root, fam.header):  # a struct it declares holds the count
             hints(root, [(field, dict(decls=[dict(file=fam.header)], sites=[]))], m)
-    return done
+    return done, headers
 
 
 def apply(m, incdir):
     root = m["root"]
-    done = apply_families(m)
+    from .family import covers
+    done, headers = apply_families(m)
+    fams = m.get("families", {})
+    # a field a converted family re-implements, by Struct.field (a
+    # same-named field of another struct is converted at its call sites)
     conv = [(f, fm) for f, fm in sorted(m["fields"].items())
-            if fm["decision"] == "convert" and fm["field"] not in done]
+            if fm["decision"] == "convert" and not covers(fams, fm)]
     for f, fm in sorted(m["fields"].items()):
         if fm["decision"] != "convert":
             print("refused: %s: %s" % (f, "; ".join(fm["reasons"])))
     if not conv:
+        family_includes(headers)
         print("refcount-convert: %s" % ("%d families converted" % len(done) if done
                                          else "nothing to convert"))
         return 0
@@ -209,12 +226,14 @@ def apply(m, incdir):
             ok_conv.append((f, fm))
     conv = ok_conv
     if not conv:
-        print("refcount-convert: nothing to convert")
+        family_includes(headers)
+        print("refcount-convert: %s" % ("%d families converted" % len(done) if done
+                                         else "nothing to convert"))
         return 0
     before = {f: scan.read(f) for f in m["files"]}
     # 1. the uses (spatch)
     touched = sorted({x["file"] for _, fm in conv for k in (
-        "sites", "plain", "reads", "sentinels", "sets") for x in fm[k]})
+        "sites", "plain", "reads", "sentinels", "sets", "noops") for x in fm.get(k, [])})
     scan.spatch(semantic_patch(m, conv), touched, m["incdirs"],
                 m["macro_file"], in_place=True,
                 workdir=os.path.join(m["work"], "apply"))
@@ -224,6 +243,7 @@ def apply(m, incdir):
         # a conversion accounts for every use, or does not happen
         for f, t in before.items():
             scan.write(f, t)
+        family_includes(headers)  # the families' own proofs held
         print("refcount-convert: files were skipped: nothing converted")
         return 1
     # 2. text edits: declarations, wrapper macros, initialisers, includes
@@ -250,7 +270,12 @@ def apply(m, incdir):
         for name, op in m["mwraps"].items():
             if op.field != field:
                 continue
-            if op.delta == +1:
+            if op.returns == "putrel":
+                red, what = "do { if (%s_dec_and_test(%s)) %s; } while (0)" % (
+                    P, op.ptr_text, op.release), "put, the last one releases"
+            elif op.delta == 0:
+                red, what = "%s_read(%s)" % (P, op.ptr_text), "read"
+            elif op.delta == +1:
                 red, what = "%s_inc(%s)" % (P, op.ptr_text), "get"
             elif op.returns == "old":
                 red, what = "(%s_dec_and_test(%s) ? 1 : 2)" % (P, op.ptr_text), \
@@ -274,12 +299,16 @@ def apply(m, incdir):
             edits[ini["file"]] = "\n".join(ls)
             needs.setdefault(ini["file"], set()).add("types")
         for s in fm["sites"] + fm["plain"]:
+            if s.get("putrel"):
+                continue  # the site stays: its macro is redirected
             needs.setdefault(s["file"], set()).add("ops")
             for c in s.get("cond") or []:
                 needs.setdefault(s["file"], set()).add(("nonatomic", c))
     for f in m["files"]:
         if scan.read(f) != before[f]:  # changed by spatch: uses operations
             needs.setdefault(f, set()).add("ops")
+    for h in headers:  # the families' headers (their bodies rewritten)
+        needs.setdefault(h, set()).add("ops")
     for f, what in needs.items():
         lines = []
         conds = sorted(c for _, c in [w for w in what if isinstance(w, tuple)])

@@ -85,11 +85,21 @@ DECL_WORDS = {"static", "inline", "__inline", "__inline__", "extern",
               "__forceinline"}
 
 
-def macro_file(defs):
+# A macro of one argument naming a type in a declaration, `STACK_OF(X509)
+# *cas = NULL;` (a type-building macro of another package's header)
+TYPE_MACRO_RE = re.compile(r"^[ \t]*(?:const\s+)?([A-Z][A-Z0-9_]*)\s*\(\s*(\w+)\s*\)"
+                           r"\s*\*+\s*\w+\s*[=;,]", re.M)
+
+
+def macro_file(defs, files=()):
     """spatch's --macro-file: the macros that hide declarations (GIT_INLINE,
     JSON_INLINE, attribute macros), which otherwise make it skip the
-    function."""
-    lines = []
+    function; and the type-building macros the tree uses in declarations
+    but does not define (another package's `STACK_OF(type)`), read as
+    `struct type` so that the function is parsed."""
+    defined = {d[0] for d in defs}
+    lines = ["#define %s(x) struct x" % n for n in sorted({
+        m.group(1) for f in files for m in TYPE_MACRO_RE.finditer(read(f))} - defined)]
     for name, params, body, _f, _a, _b in defs:
         words = re.sub(r"__attribute__\s*\(\(.*\)\)", " ", body).split()
         if params is None and words and all(w in DECL_WORDS for w in words):
@@ -237,6 +247,7 @@ def mentioning(files, names):
 # What spatch could not read in this run, [(file, why)]: a failing or slow
 # file is skipped and reported, never the end of the run.
 SKIPPED = []
+SOLO = set()  # files read by spatch alone, one run each
 # Per-file limits: a file larger than MAX_BYTES is not given to spatch (an
 # amalgamation); FILE_TIMEOUT seconds per file of a batch.
 MAX_BYTES = int(os.environ.get("REFCONV_MAX_BYTES", 2 << 20))
@@ -318,7 +329,13 @@ def spatch(cocci_text, targets, incdirs, macro_lines, in_place=False,
             files.append(f)
     if not files:
         return ""
-    batches = [files[i:i + BATCH] for i in range(0, len(files), BATCH)]
+    # a file whose uses a batch left unread (model.py asks the compiler)
+    # is read in a run of its own: spatch's parse of a file can depend on
+    # the files before it in the same run
+    alone = [f for f in files if f in SOLO]
+    files = [f for f in files if f not in SOLO]
+    batches = [files[i:i + BATCH] for i in range(0, len(files), BATCH)] + [
+        [f] for f in alone]
     from concurrent.futures import ThreadPoolExecutor
     with ThreadPoolExecutor(max_workers=2) as ex:
         outs = list(ex.map(lambda b: _batch(cmd, b), batches))
