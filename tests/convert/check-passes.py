@@ -7,6 +7,8 @@ across files in the spellings the selections must see through:
 
 - look.c: `s->`, a comment, a line break, then `ref`, after a string
   that holds "/*" (a comment marker that is not one);
+- pool.c: a store to an array element's count, `slots[i] . uses`
+  (spatch's `E->f` matches `a[i].f`);
 - alloc.c: the zero source made_alloc() defined K&R style;
 - put.c: a put through a macro, then the release, with no field named;
 - caller.c: the address of hooked_init() taken (never proven a creation,
@@ -16,9 +18,10 @@ the report must be the one every pass gives when it reads every file, and
 must hold what each of those files contributes.
 
 --mutant NAME makes it fail: no-blank (comments not blanked), strings (a
-comment marker inside a string taken as one), knr (a definition only
-when `{` follows its parameters), no-names (the put macros not looked
-for), address (every function taken as one whose address is taken)."""
+comment marker inside a string taken as one), arrow (a field only
+through `->`), knr (a definition only when `{` follows its parameters),
+no-names (the put macros not looked for), address (every function taken
+as one whose address is taken)."""
 
 import difflib
 import json
@@ -31,7 +34,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)), "tools"))
 from refconv import cli, creation, model, scan  # noqa: E402
 
-MUTANTS = ("no-blank", "strings", "knr", "no-names", "address")
+MUTANTS = ("no-blank", "strings", "arrow", "knr", "no-names", "address")
 
 
 def mutate(mutant):
@@ -39,6 +42,14 @@ def mutate(mutant):
         scan.code = lambda text: text
     elif mutant == "strings":
         scan.LEXICAL_RE = re.compile(r"(/\*.*?\*/|//[^\n]*)", re.S)
+    elif mutant == "arrow":
+        accessing = scan.accessing
+
+        def arrow(files, fields, names=()):
+            return [f for f in accessing(files, fields, names) if names and re.search(
+                r"\b(?:%s)\b" % scan._alt(names), scan.code(scan.read(f))) or re.search(
+                r"->\s*(?:%s)\b" % scan._alt(fields), scan.code(scan.read(f)))]
+        scan.accessing = arrow
     elif mutant == "knr":
         defining = scan.defining
 
@@ -68,11 +79,12 @@ def every_file():
 
 
 def facts(doc):
-    """What look.c, alloc.c, put.c and caller.c contribute."""
+    """What look.c, pool.c, alloc.c, put.c and caller.c contribute."""
     by = {c["field"]: c for c in doc["candidates"]}
     want = [
         ("seen.ref", lambda c: c["decision"] == "report-only" and "look.c:7: compared "
          "with a variable" in c["reason"]),
+        ("slot.uses", lambda c: any(x["at"] == "pool.c:7" for x in c["sets"])),
         ("made.refs", lambda c: any("(made_alloc)" in x for x in c["creations"])),
         ("rel.users", lambda c: "put.c:5 free()" in c["releases"]),
         ("fresh.count", lambda c: any("fresh_init's callers: calloc" in x
@@ -80,7 +92,7 @@ def facts(doc):
         ("hooked.holds", lambda c: not c["creations"]),
         ("shared.pins", lambda c: not c["creations"]),
     ]
-    return ["%s: not as look.c, alloc.c, put.c and caller.c make it" % k
+    return ["%s: not as look.c, pool.c, alloc.c, put.c and caller.c make it" % k
             for k, ok in want if k not in by or not ok(by[k])]
 
 

@@ -24,13 +24,14 @@ check-convert-compiler:
 	@echo "check-convert-compiler: the $(COMPILER_MUTANTS) mutants fail, as they must"
 CHECK_TARGETS += check-convert-compiler
 # Each spatch pass reads only the files where what it looks for can match
-# (a field through `->`, a put macro, a function's definition, the calls
-# of a function whose address is never taken), and the report is the one
-# every pass gives on every file, on tests/convert/passes/; its mutants
-# must fail it (comments not blanked, a comment marker inside a string,
-# K&R definitions missed, put macros not looked for, every function taken
-# as one whose address is taken).  docs/convert.md.
-PASSES_MUTANTS = no-blank strings knr no-names address
+# (a field through `->` or of an array element, a put macro, a function's
+# definition, the calls of a function whose address is never taken), and
+# the report is the one every pass gives on every file, on
+# tests/convert/passes/; its mutants must fail it (comments not blanked, a
+# comment marker inside a string, a field only through `->`, K&R
+# definitions missed, put macros not looked for, every function taken as
+# one whose address is taken).  docs/convert.md.
+PASSES_MUTANTS = no-blank strings arrow knr no-names address
 .PHONY: check-convert-passes
 check-convert-passes:
 	@$(NEED) coccinelle python3

@@ -278,13 +278,15 @@ def _alt(names):
 
 def accessing(files, fields, names=()):
     """The files whose code accesses one of FIELDS through a pointer (`->`
-    then the name, blanks or comments between) or names one of NAMES: the
-    only files in which a rule whose every match is `E->f` with f one of
-    FIELDS, or a call of one of NAMES, can match (tools/cocci/fields.cocci).
-    A file that names a field only otherwise (`.f`, another struct's
+    then the name, blanks or comments between), or of an array element
+    (`]` then `.` and the name: spatch's standard isomorphism ptr_to_array
+    lets a rule's `E->f` match `a[i].f`), or names one of NAMES: the only
+    files in which a rule whose every match is `E->f` with f one of FIELDS,
+    or a call of one of NAMES, can match (tools/cocci/fields.cocci).  A
+    file that names a field only otherwise (`x.f`, another struct's
     declaration, a local of that name) or names only an allocator has no
     such match and is not parsed."""
-    pat = [r"->\s*(?:%s)\b" % _alt(fields)] if fields else []
+    pat = [r"(?:->|\]\s*\.)\s*(?:%s)\b" % _alt(fields)] if fields else []
     pat += [r"\b(?:%s)\b" % _alt(names)] if names else []
     if not pat:
         return []

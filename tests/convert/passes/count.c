@@ -76,3 +76,12 @@ void shared_put(struct shared *s)
 	if (__sync_sub_and_fetch(&s->pins, 1) == 0)
 		free(s);
 }
+void slot_get(struct slot *s)
+{
+	__sync_add_and_fetch(&s->uses, 1);
+}
+void slot_put(struct slot *s)
+{
+	if (__sync_sub_and_fetch(&s->uses, 1) == 0)
+		free(s);
+}

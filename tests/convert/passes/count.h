@@ -14,6 +14,8 @@ struct fresh { int count; };
 struct hooked { int holds; };
 /* first get in shared_init(), which caller.c calls on an object it did not make */
 struct shared { int pins; };
+/* set to 0 in pool.c, on an array element */
+struct slot { int uses; };
 struct made *made_alloc();
 void fresh_init(struct fresh *f);
 void hooked_init(struct hooked *h);
