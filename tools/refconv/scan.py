@@ -326,23 +326,6 @@ SKIPPED = []
 MAX_BYTES = int(os.environ.get("REFCONV_MAX_BYTES", 2 << 20))
 FILE_TIMEOUT = int(os.environ.get("REFCONV_FILE_TIMEOUT", 30))
 BATCH = 32
-JOBS = 2
-
-
-def batches_of(files, sizes):
-    """FILES cut, in their order, into a multiple of JOBS runs of at most
-    BATCH files each, of about the same number of bytes (SIZES): every
-    worker has work until the end of the pass, and the rows come out in
-    the files' order whatever the cut."""
-    n = JOBS * -(-len(files) // (JOBS * BATCH))
-    total, out, cur, acc = float(sum(sizes) or 1), [], [], 0
-    for f, size in zip(files, sizes):
-        if cur and (len(cur) == BATCH or acc >= total * (len(out) + 1) / n):
-            out.append(cur)
-            cur = []
-        cur.append(f)
-        acc += size
-    return out + [cur] if cur else out
 ROW_RE = re.compile(r"^[A-Z]+\t")
 
 
@@ -396,7 +379,7 @@ def _batch(cmd, files):
 
 def spatch(cocci_text, targets, incdirs, macro_lines, in_place=False,
            workdir=None):
-    """Run spatch on TARGETS (files), in batches (batches_of()), JOBS at a
+    """Run spatch on TARGETS (files), in batches of BATCH files, two at a
     time; returns stdout, its rows one per line.  Files that fail or time
     out are skipped and listed in SKIPPED."""
     os.makedirs(workdir, exist_ok=True)
@@ -419,9 +402,9 @@ def spatch(cocci_text, targets, incdirs, macro_lines, in_place=False,
             files.append(f)
     if not files:
         return ""
-    batches = batches_of(files, [os.path.getsize(f) for f in files])
+    batches = [files[i:i + BATCH] for i in range(0, len(files), BATCH)]
     from concurrent.futures import ThreadPoolExecutor
-    with ThreadPoolExecutor(max_workers=JOBS) as ex:
+    with ThreadPoolExecutor(max_workers=2) as ex:
         outs = list(ex.map(lambda b: _batch(cmd, b), batches))
     return rows("".join(o if o.endswith("\n") or not o else o + "\n" for o in outs))
 
