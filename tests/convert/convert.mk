@@ -24,3 +24,23 @@ check-convert-compiler:
 	done
 	@echo "check-convert-compiler: the $(COMPILER_MUTANTS) mutants fail, as they must"
 CHECK_TARGETS += check-convert-compiler
+# Each spatch pass reads only the files where what it looks for can match
+# (a field through `->` or of an array element, a put macro, a function's
+# definition, the calls of a function whose address is never taken), and
+# the report is the one every pass gives on every file, on
+# tests/convert/passes/; its mutants must fail it (comments not blanked, a
+# comment marker inside a string, a field only through `->`, K&R
+# definitions missed, put macros not looked for, every function taken as
+# one whose address is taken).  docs/convert.md.
+PASSES_MUTANTS = no-blank strings arrow knr no-names address
+.PHONY: check-convert-passes
+check-convert-passes:
+	@$(NEED) coccinelle python3
+	python3 tests/convert/check-passes.py $(CURDIR)/$(B)/convert-passes
+	@for m in $(PASSES_MUTANTS); do \
+		! python3 tests/convert/check-passes.py $(CURDIR)/$(B)/convert-passes \
+			--mutant $$m >/dev/null || \
+			{ echo "check-convert-passes: the $$m mutant passed"; exit 1; }; \
+	done
+	@echo "check-convert-passes: the $(PASSES_MUTANTS) mutants fail, as they must"
+CHECK_TARGETS += check-convert-passes

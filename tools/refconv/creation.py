@@ -205,6 +205,21 @@ def param_functions(fields):
             for fm in fields.values() for s in fm["sites"] if s.get("param_creation")}
 
 
+def _used_not_called(fn, text):
+    """FN's name in TEXT other than in a call: its address is taken, and a
+    call through a pointer cannot be followed."""
+    return re.search(r"\b%s\b(?!\s*\()" % re.escape(fn), text) is not None
+
+
+def called_only(fns, files):
+    """FNS (param_functions()) without the ones whose name the tree uses
+    other than in a call: prove_params() never proves those, so their
+    calls are not read at all (tools/cocci/calls.cocci runs on the files
+    that name the rest)."""
+    return {fn: n for fn, n in fns.items() if not any(
+        _used_not_called(fn, scan.read(f)) for f in scan.mentioning(files, [fn]))}
+
+
 def calls_rules(fns):
     text = scan.read(os.path.join(scan.COCCI_DIR, "calls.cocci"))
     out = ["@initialize:python@\n@@\ndef call(k, e, r, q, p):\n"
@@ -236,7 +251,7 @@ def prove_params(fields, fns, out, zero, files):
     text = "\n".join(scan.read(f) for f in files)
     proven = {}
     for fn in fns:
-        if re.search(r"\b%s\b(?!\s*\()" % re.escape(fn), text):
+        if _used_not_called(fn, text):
             continue  # its address is taken: calls we cannot see
         srcs, ok = set(), True
         mine = [p for p in calls if _call_at(p, fn)]
@@ -263,7 +278,9 @@ def prove_params(fields, fns, out, zero, files):
 def _call_at(pos, fn):
     f, line, col = pos
     lines = scan.read(f).split("\n")
-    return lines[line - 1][col:].startswith(fn) if line <= len(lines) else False
+    # the name itself, not a longer one it begins (g_queue_ref_unlocked)
+    return line <= len(lines) and re.match(r"%s\b" % re.escape(fn), lines[line - 1][col:]) \
+        is not None
 
 
 def why(fm, s):

@@ -161,9 +161,8 @@ def build(root, work=None, extra=None):
         STORES=A._regex([n for n, v in list(registry.ATOMIC_STORES.items()) +
                          list(stores.items()) if v == 1]),
         INITS=A._regex([n for n, v in registry.ATOMIC_STORES.items() if v != 1])),
-        scan.mentioning(files, cands + list(registry.ZALLOC) + list(
-            creation.zero_macros(defs))),
-        incdirs, mlines, workdir=os.path.join(work, "fields"))
+        scan.accessing(files, cands, dec_macros), incdirs, mlines,
+        workdir=os.path.join(work, "fields"))
     utypes = _types(out)
     rows = _rows(out, "FIELD", 9)
     facts = [r for r in rows if r[1] in creation.FACTS]
@@ -183,7 +182,7 @@ def build(root, work=None, extra=None):
         out = scan.spatch(scan.template(
             "returns.cocci", FNS=A._regex(want), FIELDS=A._regex(cands),
             ASSERT=registry.ASSERT_RE, READOPS=A._regex(readops)),
-            scan.mentioning(files, want), incdirs, mlines,
+            scan.defining(files, want), incdirs, mlines,
             workdir=os.path.join(work, "returns"))
         facts += _rows(out, "FIELD", 9)
     model["zero"] = zero
@@ -289,7 +288,7 @@ def build(root, work=None, extra=None):
         model["fields"][(st + "." if st else "") + field] = fm
     _skipped_uses(model)
     # creations through a parameter: proven at every call (calls.cocci)
-    fns = creation.param_functions(model["fields"])
+    fns = creation.called_only(creation.param_functions(model["fields"]), files)
     if fns:
         named = scan.mentioning(files, fns)  # only these can take an address
         out = scan.spatch(creation.calls_rules(fns), named,
@@ -597,9 +596,9 @@ def _initialisers(fm, files, typedefs):
     words = [d["struct"]] if d["struct"] else []
     words += list(d["typedefs"])
     for f in files:
-        text = scan.read(f)
-        if not any(w in text for w in words):  # a cheap test before the regex
+        if scan.words(f).isdisjoint(words):  # a cheap test before the regex
             continue
+        text = scan.read(f)
         for m in pat.finditer(text):
             end = scan._match_brace(text, m.end() - 1)
             body = text[m.end():end]

@@ -64,20 +64,45 @@ DEFINE_RE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(\w+)(\(([^)]*)\))?[ \t]*"
                        r"((?:[^\n]*\\\n)*[^\n]*)", re.M)
 
 
+_MEMO = {}
+
+
+def memo(kind, f, compute):
+    """COMPUTE(F)'s value, computed once per content of file F (its size
+    and modification time) for each KIND: what discovery and the passes
+    would otherwise compute again from the same file."""
+    st = os.stat(f)
+    sig = (st.st_size, st.st_mtime_ns)
+    hit = _MEMO.get((kind, f))
+    if hit is None or hit[0] != sig:
+        hit = _MEMO[kind, f] = (sig, compute(f))
+    return hit[1]
+
+
+def words(f):
+    """The set of words of file F."""
+    return memo("words", f, lambda f: frozenset(re.findall(r"\w+", read(f))))
+
+
 def macros(files):
     """Every #define: (name, params or None, body, file, first, last line)."""
-    out = []
-    for f in files:
-        text = read(f)
-        for m in DEFINE_RE.finditer(text):
-            first = text.count("\n", 0, m.start()) + 1
-            last = first + m.group(0).count("\n")
-            body = re.sub(r"\\\n", " ", m.group(4))
-            body = re.sub(r"/\*.*?\*/|//.*$", " ", body).strip()
-            params = None
-            if m.group(2) is not None:
-                params = [p.strip() for p in m.group(3).split(",") if p.strip()]
-            out.append((m.group(1), params, body, f, first, last))
+    return [d for f in files for d in memo("macros", f, _macros)]
+
+
+def _macros(f):
+    out, line, pos = [], 1, 0
+    text = read(f)
+    for m in DEFINE_RE.finditer(text):
+        line += text.count("\n", pos, m.start())
+        pos = m.start()
+        first = line
+        last = first + m.group(0).count("\n")
+        body = re.sub(r"\\\n", " ", m.group(4))
+        body = re.sub(r"/\*.*?\*/|//.*$", " ", body).strip()
+        params = None
+        if m.group(2) is not None:
+            params = [p.strip() for p in m.group(3).split(",") if p.strip()]
+        out.append((m.group(1), params, body, f, first, last))
     return out
 
 
@@ -240,8 +265,67 @@ def mentioning(files, names):
     prefilter on a regex-constrained identifier itself)."""
     if not names:
         return []
-    word = re.compile(r"\b(%s)\b" % "|".join(sorted(re.escape(n) for n in names)))
-    return [f for f in files if word.search(read(f))]
+    names = set(names)
+    return [f for f in files if not names.isdisjoint(words(f))]
+
+
+# C's comments, and the string and character literals a comment marker
+# may sit in ("/*" in a path): code() blanks the comments, keeps the rest
+LEXICAL_RE = re.compile(r'"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'|(/\*.*?\*/|//[^\n]*)',
+                        re.S)
+
+
+def code(text):
+    """TEXT with its line continuations joined and every comment a blank:
+    what the tokens are, for the file selections below."""
+    return LEXICAL_RE.sub(lambda m: " " if m.group(1) else m.group(0),
+                          text.replace("\\\n", ""))
+
+
+def _alt(names):
+    return "|".join(sorted(re.escape(n) for n in names))
+
+
+def accessing(files, fields, names=()):
+    """The files whose code accesses one of FIELDS through a pointer (`->`
+    then the name, blanks or comments between), or of an array element
+    (`]` then `.` and the name: spatch's standard isomorphism ptr_to_array
+    lets a rule's `E->f` match `a[i].f`), or names one of NAMES: the only
+    files in which a rule whose every match is `E->f` with f one of FIELDS,
+    or a call of one of NAMES, can match (tools/cocci/fields.cocci).  A
+    file that names a field only otherwise (`x.f`, another struct's
+    declaration, a local of that name) or names only an allocator has no
+    such match and is not parsed."""
+    pat = [r"(?:->|\]\s*\.)\s*(?:%s)\b" % _alt(fields)] if fields else []
+    pat += [r"\b(?:%s)\b" % _alt(names)] if names else []
+    if not pat:
+        return []
+    rx = re.compile("|".join(pat))
+    return [f for f in mentioning(files, list(fields) + list(names))
+            if rx.search(code(read(f)))]
+
+
+def defining(files, fns):
+    """The files whose code may define one of FNS: the name, its
+    parenthesised parameters, then `{` (a definition) or a word (K&R
+    parameter declarations, an attribute macro) before any other token; a
+    call or a prototype is followed by an operator or `;`.  A rule that
+    matches inside the body of one of FNS (tools/cocci/returns.cocci)
+    matches only in these."""
+    head = re.compile(r"\b(?:%s)\s*\(" % _alt(fns))
+    out = []
+    for f in mentioning(files, fns):
+        text = code(read(f))
+        for m in head.finditer(text):
+            depth, i = 1, m.end()
+            while depth and i < len(text):
+                depth += {"(": 1, ")": -1}.get(text[i], 0)
+                i += 1
+            rest = text[i:i + 200].lstrip()
+            if rest[:1] == "{" or re.match(r"[A-Za-z_]", rest):
+                out.append(f)
+                break
+    return out
 
 
 # What spatch could not read in this run, [(file, why)]: a failing or slow

@@ -1,0 +1,6 @@
+#include "count.h"
+void rel_put(struct rel *r)
+{
+	if (REL_PUT(r) == 0)
+		free(r);
+}
