@@ -54,6 +54,8 @@ mutant kept-refused creation.py 's/if pos in undef or not rs or any(/if any(/' &
 mutant kept-refused model.py 's/elif ctx == "member":/elif ctx == "member-none":/' &&
 # a get fresh on one path only taken as a get
 mutant kept-refused creation.py 's/s\["from0"\] = s\["from0"\] or "a zeroing/s["x"] = s["from0"] or "a zeroing/' &&
+# a fresh object passed to a get shared with objects in use taken as a get
+mutant shared-get creation.py 's/            fresh\[fn\] = pos/            pass/' &&
 # the release read from the recorded release-like calls only
 mutant release-scan model.py 's/if any(_releases_object(t, None, b) for b in bases):/if False:/' &&
 # a negative sentinel on a signed count accepted
@@ -104,5 +106,5 @@ if check_cmd "$work/mutant/refcount-convert" 2>/dev/null; then
 	exit 1
 fi
 echo "check-convert-fixtures: $count fixtures passed; the mutant fails gcc-atomic;" \
-	"the kept-value, creation, release, revival, atomic-store and family mutants (15) fail kept-old, kept-refused, release-scan, revival, atomic-store, family, family-trap, family-collide;" \
+	"the kept-value, creation, release, revival, atomic-store and family mutants (16) fail kept-old, kept-refused, shared-get, release-scan, revival, atomic-store, family, family-trap, family-collide;" \
 	"check lists a logged report; its mutant fails"
