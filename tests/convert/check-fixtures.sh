@@ -54,6 +54,8 @@ mutant kept-refused creation.py 's/if pos in undef or not rs or any(/if any(/' &
 mutant kept-refused model.py 's/elif ctx == "member":/elif ctx == "member-none":/' &&
 # a get fresh on one path only taken as a get
 mutant kept-refused creation.py 's/s\["from0"\] = s\["from0"\] or "a zeroing/s["x"] = s["from0"] or "a zeroing/' &&
+# a fresh object passed to a get shared with objects in use taken as a get
+mutant shared-get creation.py 's/            fresh\[fn\] = pos/            pass/' &&
 # the release read from the recorded release-like calls only
 mutant release-scan model.py 's/if any(_releases_object(t, None, b) for b in bases):/if False:/' &&
 # a negative sentinel on a signed count accepted
@@ -97,6 +99,26 @@ case "$rc:$err" in
 	exit 1 ;;
 esac
 case "$err" in *Traceback*) echo "check-convert-fixtures: a traceback: $err" >&2; exit 1 ;; esac
+# a bad input is named, exit 2: a missing tree, a tree with no C source,
+# an include directory without the library, a log the library cannot
+# write (its reports would be lost and the check would pass)
+mkdir -p "$work/empty"
+bad() { # EXPECTED-MESSAGE ARGS...
+	want=$1 rc=0
+	shift
+	err=$("$tool" "$@" 2>&1 >/dev/null) || rc=$?
+	case "$rc:$err" in
+	2:*"$want"*) ;;
+	*)	echo "check-convert-fixtures: refcount-convert $*: exit $rc: $err" >&2
+		exit 1 ;;
+	esac
+}
+bad "$work/nowhere is not a directory" check "$work/nowhere" -- true
+bad "$work/empty has no C source" report "$work/empty"
+bad "--refcount-include $work/empty: no refcount/types.h" \
+	apply "$work/gcc-atomic" --refcount-include "$work/empty"
+bad "cannot write the log $work/nowhere/log" \
+	check "$work" --log "$work/nowhere/log" -- true
 sed -i 's/REFCOUNT_REPORT_LOG=log/REFCOUNT_REPORT_FILE=log/' "$work/mutant/refconv/check.py"
 grep -q REFCOUNT_REPORT_FILE "$work/mutant/refconv/check.py"
 if check_cmd "$work/mutant/refcount-convert" 2>/dev/null; then
@@ -104,5 +126,5 @@ if check_cmd "$work/mutant/refcount-convert" 2>/dev/null; then
 	exit 1
 fi
 echo "check-convert-fixtures: $count fixtures passed; the mutant fails gcc-atomic;" \
-	"the kept-value, creation, release, revival, atomic-store and family mutants (15) fail kept-old, kept-refused, release-scan, revival, atomic-store, family, family-trap, family-collide;" \
-	"check lists a logged report; its mutant fails"
+	"the kept-value, creation, release, revival, atomic-store and family mutants (16) fail kept-old, kept-refused, shared-get, release-scan, revival, atomic-store, family, family-trap, family-collide;" \
+	"check lists a logged report; its mutant fails; bad inputs are named"

@@ -214,11 +214,19 @@ def main(argv):
         "include"), help="librefcount's include directory (layout check)")
     ap.add_argument("--log", help="check: the report log file to use")
     a = ap.parse_args(argv)
+    if not os.path.isdir(a.dir):
+        ap.error("%s is not a directory" % a.dir)
     if a.action == "check":
         from . import check
         return check.run(a.dir, command, a.log)
-    if not os.path.isdir(a.dir):
-        ap.error("%s is not a directory" % a.dir)
+    if a.log:
+        ap.error("--log is check's option, not %s's" % a.action)
+    if not scan.sources(a.dir):
+        ap.error("%s has no C source (*.c, *.h)" % a.dir)
+    if a.action == "apply" and not os.path.isfile(
+            os.path.join(a.refcount_include, "refcount", "types.h")):
+        ap.error("--refcount-include %s: no refcount/types.h there (librefcount's "
+                 "include directory, e.g. PREFIX/include)" % a.refcount_include)
     m = M.build(a.dir)
     if a.action == "report":
         doc = report_doc(m)

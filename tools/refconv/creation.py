@@ -234,8 +234,11 @@ def calls_rules(fns):
     return "\n".join(out)
 
 
-def prove_params(fields, fns, out, zero, files):
-    """Mark the parameter creations whose every call passes a fresh object."""
+def prove_params(fields, fns, out, zero, files, uses=(), readops=()):
+    """Mark the parameter creations whose every call passes a fresh object.
+    A function some of whose calls pass a fresh object and others not
+    takes that object's count from 0 in normal use: its increment gets
+    s["from0"], with the call that passes it."""
     calls, defs, undef = {}, {}, set()
     for l in out.splitlines():
         w = l.split("\t")
@@ -245,7 +248,7 @@ def prove_params(fields, fns, out, zero, files):
         pos = (f, int(line), int(col))
         calls.setdefault(pos, [])
         if kind == "def":
-            calls[pos].append((r, int(q)))
+            calls[pos].append((r, int(q), e))
         elif kind == "undef":
             undef.add(pos)
     text = "\n".join(scan.read(f) for f in files)
@@ -258,15 +261,30 @@ def prove_params(fields, fns, out, zero, files):
         for pos in mine:
             rs = calls[pos]
             if pos in undef or not rs or any(
-                    not is_null(r) and call_name(r) not in zero for r, _ in rs):
+                    not is_null(r) and call_name(r) not in zero for r, _q, _e in rs):
                 ok = False
                 break
-            srcs |= {call_name(r) for r, _ in rs if not is_null(r)}
+            srcs |= {call_name(r) for r, _q, _e in rs if not is_null(r)}
         if ok and mine:
             proven[fn] = sorted(srcs)
+    fresh = {}  # an unproven function -> a call that passes a fresh object
+    for pos in sorted(calls):
+        fn = next((fn for fn in fns if fn not in proven and _call_at(pos, fn)), None)
+        rs = calls[pos]
+        if fn is None or fn in fresh or pos in undef or not any(
+                call_name(r) in zero for r, _q, _e in rs):
+            continue
+        if all(is_null(r) or (call_name(r) in zero and not _touches(
+                uses, pos[0], e, q, pos[1], readops)) for r, q, e in rs):
+            fresh[fn] = pos
     for fm in fields.values():
         for s in fm["sites"]:
             pc = s.get("param_creation")
+            if pc and pc[0] in fresh:
+                f, line, _c = fresh[pc[0]]
+                s["from0"] = s["from0"] or "a fresh object reaches it through " \
+                    "the call at %s:%d, and not every call passes one" % (
+                        os.path.relpath(f, fm.get("root", "/")), line)
             if pc and pc[0] in proven:
                 s.pop("not_created", None)
                 fm["creations"].append(dict(

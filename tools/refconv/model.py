@@ -293,7 +293,8 @@ def build(root, work=None, extra=None):
         named = scan.mentioning(files, fns)  # only these can take an address
         out = scan.spatch(creation.calls_rules(fns), named,
                           incdirs, mlines, workdir=os.path.join(work, "calls"))
-        creation.prove_params(model["fields"], fns, out, zero, named)
+        creation.prove_params(model["fields"], fns, out, zero, named,
+                                uses, readops)
         for fm in model["fields"].values():
             _decide(fm, typedefs, root)
     _skipped_uses(model)
