@@ -12,8 +12,9 @@ run() { # TOOL [FIXTURE] -> 0 when every fixture (or FIXTURE) matches
 	for d in "$here"/${2:-*}/obj.c; do
 		d=$(dirname "$d") n=$(basename "$d")
 		rm -rf "$work/$n" && mkdir -p "$work/$n" && cp "$d/obj.c" "$work/$n/"
-		(cd "$work/$n" && "$t" report . > ../$n.report && \
-			"$t" apply . --refcount-include "$inc" > ../$n.apply) || { fail=1; continue; }
+		(cd "$work/$n" && "$t" report . > ../$n.report 2> ../$n.report.err && \
+			"$t" apply . --refcount-include "$inc" > ../$n.apply) ||
+			{ cat "$work/$n.report.err" >&2; fail=1; continue; }
 		diff -u "$d/report.expected" "$work/$n.report" >&2 || fail=1
 		diff -u "$d/obj.c.expected" "$work/$n/obj.c" >&2 || fail=1
 	done
@@ -119,6 +120,17 @@ bad "--refcount-include $work/empty: no refcount/types.h" \
 	apply "$work/gcc-atomic" --refcount-include "$work/empty"
 bad "cannot write the log $work/nowhere/log" \
 	check "$work" --log "$work/nowhere/log" -- true
+# a compile database made for another copy of the tree is named, and the
+# report says how it read the code instead
+mkdir -p "$work/moved"
+cp "$work/gcc-atomic"/*.c "$work/moved/"
+printf '[{"directory": "/nonexistent/elsewhere", "file": "obj.c", "arguments": ["cc", "-c", "obj.c"]}]\n' \
+	> "$work/moved/compile_commands.json"
+err=$("$tool" report "$work/moved" 2>&1 >/dev/null)
+case "$err" in
+*"compile_commands.json lists 1 unit, none of them under"*"every #if variant considered"*) ;;
+*)	echo "check-convert-fixtures: a moved compile database: $err" >&2; exit 1 ;;
+esac
 sed -i 's/REFCOUNT_REPORT_LOG=log/REFCOUNT_REPORT_FILE=log/' "$work/mutant/refconv/check.py"
 grep -q REFCOUNT_REPORT_FILE "$work/mutant/refconv/check.py"
 if check_cmd "$work/mutant/refcount-convert" 2>/dev/null; then
@@ -127,4 +139,4 @@ if check_cmd "$work/mutant/refcount-convert" 2>/dev/null; then
 fi
 echo "check-convert-fixtures: $count fixtures passed; the mutant fails gcc-atomic;" \
 	"the kept-value, creation, release, revival, atomic-store and family mutants (16) fail kept-old, kept-refused, shared-get, release-scan, revival, atomic-store, family, family-trap, family-collide;" \
-	"check lists a logged report; its mutant fails; bad inputs are named"
+	"check lists a logged report; its mutant fails; bad inputs and a moved compile database are named"

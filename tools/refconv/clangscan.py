@@ -498,7 +498,8 @@ def discover(root, jobs=2, max_bytes=2 << 20):
     if not _lib():
         return None, "no libclang (python3-clang-14): spatch only"
     entries, seen = [], set()
-    for e in json.load(open(db)):
+    listed = json.load(open(db))
+    for e in listed:
         f = e["file"] if os.path.isabs(e["file"]) else os.path.join(e["directory"], e["file"])
         f = os.path.realpath(f)
         if not f.endswith(".c") or f in seen or not f.startswith(root):
@@ -506,6 +507,12 @@ def discover(root, jobs=2, max_bytes=2 << 20):
         seen.add(f)
         entries.append(e)
     compiled = len(entries)
+    if listed and not compiled:  # a database made for another copy of the tree
+        return None, "%s lists %d unit%s, none of them under %s (made " \
+            "for another copy of the tree? run the build's configure here " \
+            "again): spatch on the spelled source only, every #if variant " \
+            "considered" % (os.path.relpath(db, root), len(listed),
+                               "s" * (len(listed) != 1), root)
     entries += uncompiled(root, entries, seen)
     skipped, facts = [], []
     gone = [e for e in entries if not os.path.exists(os.path.join(e["directory"], e["file"]))]

@@ -235,6 +235,11 @@ def main(argv):
             sys.stdout.write("\n")
         else:
             print_report(doc)
+            # how the code was read, for the person at the terminal
+            sys.stderr.write("refcount-convert: %s: %s\n" % (a.dir, doc["discovery"]))
+            if not doc["candidates"]:
+                sys.stderr.write("refcount-convert: %s: no candidate (no field "
+                                 "operated on as a count)\n" % a.dir)
         return 0
     from . import rewrite
     return rewrite.apply(m, a.refcount_include)
