@@ -15,14 +15,21 @@
   flags of its compiled neighbour optional/base.c;
 - attrib/: a read through a checked-cast macro (`AS_OBJ (p)->ref_count`)
   in a file that sees two structs with that field is attributed by the
-  type the compiler resolves, to the one struct, never by name.
+  type the compiler resolves, to the one struct, never by name; its
+  address taken (read.c:16) is that struct's escape; without a compile
+  database neither use can be attributed, and each counts against both;
+- unread/: a field keyed by its name alone (a use through a cast macro is
+  untyped) whose `.` uses the spelled-source passes do not read: the
+  compiler finds them and the field is not converted.
 
 --mutant NAME makes it fail: by-name (every struct declaring the name),
 no-revisit (a function skipped once is never walked), no-uncompiled (only
 the compile database's units), no-packed (the compare-and-swap of a union
 word not read through), merge (fields keyed by name alone),
 attrib-by-name (an untyped use goes to every struct whose declaration the
-file sees)."""
+file sees), unattributed-dropped (an untyped use that could be either
+struct's counted against neither), unread-by-key (a use the passes did not
+read matched to a name-keyed field by its struct's key)."""
 
 import json
 import os
@@ -34,7 +41,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)), "tools")
 from refconv import cli, clangscan, model  # noqa: E402
 
 MUTANTS = ("by-name", "no-revisit", "no-uncompiled", "no-packed", "merge",
-           "attrib-by-name", "no-conventions", "no-noop", "zero-created", "no-put-release")
+           "attrib-by-name", "no-conventions", "no-noop", "zero-created", "no-put-release",
+           "unattributed-dropped", "unread-by-key")
 
 
 def _db(work, units):
@@ -74,11 +82,17 @@ def mutate(mutant):
             homes = {d["file"] for d in struct_fields.get(field, []) if model._key(d) == st}
             return typed == st if typed else any(seen_by.sees(f, h) for h in homes)
         model._attributed = by_name
+    elif mutant == "unattributed-dropped":
+        attributed = model._attributed
+        model._attributed = lambda *a: attributed(*a) is True
+    elif mutant == "unread-by-key":
+        from refconv import clangattr
+        clangattr.field_key = lambda key, field, fields: key
 
 
 def discovery(work, mutant):
     shutil.copytree(os.path.join(HERE, "compiler"), work,
-                    ignore=shutil.ignore_patterns("attrib", "typed"))
+                    ignore=shutil.ignore_patterns("attrib", "typed", "unread"))
     _db(work, [("count.c", []), ("wrap.c", []), ("holder.c", []), ("client.c", []),
                ("packed.c", []),
                ("optional/base.c", ["-DWITH_OPTIONAL", "-I.."])])
@@ -118,7 +132,37 @@ def attribution(work):
         bad.append("AS_OBJ (p)->ref_count not attributed to struct gobj")
     if "read.c:8" in reads.get("source.ref_count", []):
         bad.append("AS_OBJ (p)->ref_count attributed to struct source by name")
+    got = {c["field"]: (c["decision"], c["reason"]) for c in doc["candidates"]}
+    if "read.c:16: address taken" not in got.get("gobj.ref_count", ("", ""))[1]:
+        bad.append("&AS_OBJ (p)->ref_count not struct gobj's escape: %s" %
+                   (got.get("gobj.ref_count"),))
+    if got.get("source.ref_count", ("",))[0] != "convert":
+        bad.append("source.ref_count refused for struct gobj's escape: %s" %
+                   (got.get("source.ref_count"),))
+    # without the compiler's view: each untyped use counts against both
+    os.unlink(os.path.join(work, "compile_commands.json"))
+    doc = cli.report_doc(model.build(work))
+    for c in doc["candidates"]:
+        if c["decision"] == "convert" or "read.c:16: a use that could not be " \
+                "attributed" not in c["reason"]:
+            bad.append("without a compile database, %s %s: %s" % (
+                c["field"], c["decision"], c["reason"]))
     return bad
+
+
+def unread(work):
+    """unread/: the `.` uses of a name-keyed field that no pass read make
+    it report-only, each named as not accounted for."""
+    shutil.copytree(os.path.join(HERE, "compiler", "unread"), work)
+    _db(work, [("obj.c", [])])
+    doc = cli.report_doc(model.build(work))
+    got = {c["field"]: (c["decision"], c["reason"].split("; ")) for c in doc["candidates"]}
+    print("check-convert-compiler: unread %s" % json.dumps(got, sort_keys=True))
+    dec, why = got.get("obj.refcount", ("missing", []))
+    lines = sorted(r.split(":")[1] for r in why if "not accounted for" in r)
+    if dec != "report-only" or lines != ["21", "22", "23"]:
+        return ["obj.refcount's unread `.` uses not accounted for: %s, %s" % (dec, why)]
+    return []
 
 
 def typed(work):
@@ -166,6 +210,7 @@ def main(work, mutant=None):
     mutate(mutant)
     bad = discovery(os.path.join(work, "discovery"), mutant)
     bad += attribution(os.path.join(work, "attrib"))
+    bad += unread(os.path.join(work, "unread"))
     bad += typed(os.path.join(work, "typed"))
     if bad:
         print("check-convert-compiler: FAILED: %s" % "; ".join(bad))

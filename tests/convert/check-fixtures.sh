@@ -11,12 +11,18 @@ run() { # TOOL [FIXTURE] -> 0 when every fixture (or FIXTURE) matches
 	t=$1 fail=0
 	for d in "$here"/${2:-*}/obj.c; do
 		d=$(dirname "$d") n=$(basename "$d")
-		rm -rf "$work/$n" && mkdir -p "$work/$n" && cp "$d/obj.c" "$work/$n/"
+		rm -rf "$work/$n" && mkdir -p "$work/$n"
+		for s in "$d"/*.c "$d"/*.h; do  # obj.c, and any other file it needs
+			[ ! -e "$s" ] || cp "$s" "$work/$n/"
+		done
 		(cd "$work/$n" && "$t" report . > ../$n.report 2> ../$n.report.err && \
 			"$t" apply . --refcount-include "$inc" > ../$n.apply) ||
 			{ cat "$work/$n.report.err" >&2; fail=1; continue; }
 		diff -u "$d/report.expected" "$work/$n.report" >&2 || fail=1
-		diff -u "$d/obj.c.expected" "$work/$n/obj.c" >&2 || fail=1
+		for e in "$d"/*.expected; do  # obj.c.expected, and each other file's
+			f=$(basename "$e" .expected)
+			[ "$f" = report ] || diff -u "$e" "$work/$n/$f" >&2 || fail=1
+		done
 	done
 	return $fail
 }
@@ -76,8 +82,17 @@ mutant family family.py 's/if not _releases_object(rest, None, obj):/if _release
 mutant family-collide family.py 's/return fm\["stype"\] in {st for/return True or fm["stype"] in {st for/' &&
 # a use of a same-named field of a plainly declared struct taken as the
 # family's (the family refused)
-mutant family-collide family.py 's/if not inside(m.start()) and not _plain_owner(/if not inside(m.start()) and not False and _plain_owner(/' || {
-	echo "check-convert-fixtures: a kept-value, creation, release, revival, atomic-store or family mutant passed" >&2
+mutant family-collide family.py 's/if not inside(m.start()) and not _plain_owner(/if not inside(m.start()) and not False and _plain_owner(/' &&
+# a struct declared twice (one name, one type): only its first declaration
+# retyped
+mutant struct-twice rewrite.py 's/for d in _decls(fm):  # every declaration/for d in _decls(fm)[:1]:  # every declaration/' &&
+# ... or the initialisers of one declared once only read
+mutant struct-twice creation.py 's/if len(fm\["decls"\]) < 1 or len(keys) != 1:/if len(fm["decls"]) != 1:/' &&
+# a store of 0 after the final put, before the release, taken as a creation
+mutant teardown-zero model.py 's/            and not _teardown(fm, x, cache)\]/]/' &&
+# ... or a store of 0 before a release on an error path taken as a teardown
+mutant teardown-zero model.py 's/return any(s\["meaning"\] == "last" and/return True or any(s["meaning"] == "last" and/' || {
+	echo "check-convert-fixtures: a kept-value, creation, release, revival, atomic-store, family, declaration or teardown mutant passed" >&2
 	exit 1
 }
 # refcount-convert check: a test command that writes one report line in the
@@ -138,5 +153,5 @@ if check_cmd "$work/mutant/refcount-convert" 2>/dev/null; then
 	exit 1
 fi
 echo "check-convert-fixtures: $count fixtures passed; the mutant fails gcc-atomic;" \
-	"the kept-value, creation, release, revival, atomic-store and family mutants (16) fail kept-old, kept-refused, shared-get, release-scan, revival, atomic-store, family, family-trap, family-collide;" \
+	"the kept-value, creation, release, revival, atomic-store, family, declaration and teardown mutants (20) fail kept-old, kept-refused, shared-get, release-scan, revival, atomic-store, family, family-trap, family-collide, struct-twice, teardown-zero;" \
 	"check lists a logged report; its mutant fails; bad inputs and a moved compile database are named"

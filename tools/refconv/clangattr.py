@@ -66,6 +66,12 @@ def member_records(root, wanted, jobs=2):
     return out
 
 
+def field_key(key, field, fields):
+    """The key of FIELDS a use of FIELD whose struct maps to KEY counts
+    against: KEY itself, or the field keyed by its name alone."""
+    return key if key in fields else field
+
+
 def unparsed_uses(root, fields, seen_lines, files, canon):
     """The uses of each field to convert that the spelled-source passes did
     not read: a function spatch could not parse (a type macro of another
@@ -74,7 +80,10 @@ def unparsed_uses(root, fields, seen_lines, files, canon):
     convert), SEEN_LINES {(file, line, field)} every line the passes gave a
     row for; the other lines of the .c files naming `->field` / `.field`
     (outside comments and #define bodies) are resolved by the compiler;
-    CANON(struct, field) maps the struct it names to a field key.  Returns
+    CANON(struct, field) maps the struct it names to a field key; a field
+    keyed by its name alone (some use of it untyped) covers every struct
+    that declares that name, so a use whose struct key is not a field of
+    FIELDS counts against the name-keyed field.  Returns
     {key: [(file, line)]}."""
     names = {fm["field"] for fm in fields.values()}
     if not names:
@@ -99,7 +108,7 @@ def unparsed_uses(root, fields, seen_lines, files, canon):
     out = {}
     for (f, line, field), recs in member_records(root, wanted).items():
         for rec in recs:
-            key = canon(rec, field)
+            key = field_key(canon(rec, field), field, fields)
             if key in fields:
                 out.setdefault(key, []).append((f, line))
     return out

@@ -303,3 +303,49 @@ def _call_at(pos, fn):
 
 def why(fm, s):
     return s.get("not_created") or "not analysed"
+
+
+def initialisers(fm, files):
+    """Positional and designated initialisers of the field's struct.  A
+    field declared more than once (one struct name and type in several
+    files) has the initialisers of each; a positional one is read only when
+    every declaration puts the field at one index, else it is refused (its
+    declaration is not told)."""
+    keys = {d["typedefs"][0] if d["typedefs"] else d["struct"] for d in fm["decls"]}
+    if len(fm["decls"]) < 1 or len(keys) != 1:
+        return
+    structs = sorted({d["struct"] for d in fm["decls"] if d["struct"]})
+    tds = sorted({t for d in fm["decls"] for t in d["typedefs"]})
+    index = {d["index"] for d in fm["decls"]}
+    names = [r"struct\s+%s" % re.escape(n) for n in structs] + [re.escape(t) for t in tds]
+    if not names:
+        return
+    pat = re.compile(r"\b(?:%s)\s+\w+(\s*\[[^]]*\])?\s*=\s*\{" % "|".join(names))
+    for f in files:
+        if scan.words(f).isdisjoint(structs + tds):  # a cheap test before the regex
+            continue
+        text = scan.read(f)
+        for m in pat.finditer(text):
+            end = scan._match_brace(text, m.end() - 1)
+            body = text[m.end():end]
+            if "{" in body:
+                continue
+            items = A.split_args(body)
+            line = text.count("\n", 0, m.start()) + 1
+            desig = [i for i in items if A.nospace(i).startswith("." + fm["field"] + "=")]
+            if desig:
+                v = A.nospace(desig[0]).split("=", 1)[1]
+            elif any(i.startswith(".") for i in items):
+                continue
+            elif len(index) > 1:
+                fm["refused"].append((dict(file=f, line=line), "a positional initialiser "
+                                      "of a struct whose declarations put '%s' at "
+                                      "different places" % fm["field"]))
+                continue
+            elif len(items) > min(index):
+                v = items[min(index)]
+            else:
+                continue
+            fm["initialisers"].append(dict(
+                file=f, line=line, value=v.strip(), designated=bool(desig),
+                sentinel=bool(registry.SENTINEL_RE.match(A.nospace(v)))))

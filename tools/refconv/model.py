@@ -214,7 +214,8 @@ def build(root, work=None, extra=None):
             elif kind == "release-macro" and ops[f2].field == field:
                 fm["releases"].append(dict(file=f, line=int(v), call=x))
         for _, ctx, base, f2, op, v, f, line, col in uses:
-            if f2 != field or not mine(st, field, f, line, col):
+            ours = f2 == field and mine(st, field, f, line, col)
+            if ours is False:
                 continue
             line, col = int(line), int(col)
             if A.in_defs(wrapper_defs, f, line):
@@ -222,6 +223,9 @@ def build(root, work=None, extra=None):
             where = dict(file=f, line=line, col=col, base=base, op=op.strip(),
                          value=v.strip())
             if ctx == "oparg":
+                continue
+            if ours is None:  # it may be this struct's: counted against it
+                fm["refused"].append((where, UNATTRIBUTED % field))
                 continue
             if ctx == "noop":  # removed with the conversion
                 fm["noops"].append(dict(where, op=op.strip()))
@@ -283,7 +287,7 @@ def build(root, work=None, extra=None):
             fm["compiled_type"] = seen.get("types", {}).get("%s:%d" % (
                 os.path.realpath(decls[0]["file"]), decls[0]["line"]))
         creation.creations(fm, facts, zero, uses, readops)
-        _initialisers(fm, files, typedefs)
+        creation.initialisers(fm, files)
         _decide(fm, typedefs, root)
         model["fields"][(st + "." if st else "") + field] = fm
     _skipped_uses(model)
@@ -316,26 +320,37 @@ def build(root, work=None, extra=None):
             return build(root, os.path.join(work, "again"), extra)
         for key, where in missed.items():
             fm = conv[key]
-            fm["reasons"] = ["%s:%d: a use the spelled-source passes did not read (spatch "
-                             "could not parse its function): not accounted for" % (
+            fm["reasons"] = ["%s:%d: a use the spelled-source passes did not read (a "
+                             "function spatch could not parse, or a form no pass "
+                             "reads): not accounted for" % (
                                  os.path.relpath(f, root), line) for f, line in sorted(where)]
             fm["decision"], fm["kind"] = "report-only", "unknown"
     return model
 
 
+UNATTRIBUTED = ("a use that could not be attributed (untyped, several structs "
+                "declaring '%s' visible, not resolved by the compiler): counted "
+                "against each")
+
+
 def _attributed(st, field, f, typed, recs, struct_fields, typedefs, seen_by):
-    """A use of FIELD in file F belongs to key ST: spatch typed it so
+    """A use of FIELD in file F belongs to key ST (True): spatch typed it so
     (TYPED); untyped, the compiler resolved its struct so (RECS); else ST's
     declaration is visible in F and no other struct's that declares FIELD
-    is.  A use is attributed by its type, never by the name alone."""
+    is.  A use is attributed by its type, never by the name alone.  None:
+    untyped and unresolved where ST's and another struct's declarations are
+    both visible, so it may be either's and counts against each."""
     if typed is not None:
         return typed == st
     if recs:
         return any(_canon(r, field, struct_fields, typedefs) == st for r in recs)
     homes = {d["file"] for d in struct_fields.get(field, []) if _key(d) == st}
     others = {d["file"] for d in struct_fields.get(field, []) if _key(d) != st}
-    return not homes or (any(seen_by.sees(f, h) for h in homes) and
-                         not any(seen_by.sees(f, h) for h in others))
+    if not homes:
+        return True
+    if not any(seen_by.sees(f, h) for h in homes):
+        return False
+    return None if any(seen_by.sees(f, h) for h in others) else True
 
 
 def _resolve_untyped(root, seen, rows, keys, utypes, struct_fields, typedefs, seen_by):
@@ -465,13 +480,32 @@ def _revived(fm):
 def _created_at_zero(fm, root):
     """A count stored 0 and got (`init(&o->ref, 0); ... get(&o->ref)`): its
     first get is an increment from 0, which a refcount_t reports as a use
-    after free and saturates."""
-    zero = [x for x in fm["sets"] if A.nospace(x.get("value", "")) in ("0", "(0)")]
+    after free and saturates.  A store of 0 after the final put on its
+    object, with that object's release after it in the function, is a
+    teardown, not a creation."""
+    cache = {}
+    zero = [x for x in fm["sets"] if A.nospace(x.get("value", "")) in ("0", "(0)")
+            and not _teardown(fm, x, cache)]
     if zero and any(s["step"] == +1 for s in fm["sites"]):
         return "%s:%d: stored 0 (created at 0, then got): a refcount_t reports that " \
             "first get as an addition on 0" % (os.path.relpath(zero[0]["file"], root),
                                                zero[0]["line"])
     return None
+
+
+def _teardown(fm, x, cache):
+    """Store X follows a final put on the same object in its function (no
+    function's end between), and a release of that object follows X there."""
+    f, base, end = x["file"], A.nospace(x["base"]), x["line"]
+    while end < x["line"] + 200 and not _line_text(cache, f, end + 1).startswith("}"):
+        end += 1
+    rest = "\n".join([_line_text(cache, f, x["line"])[x["col"] - 1:]] + [
+        _line_text(cache, f, n) for n in range(x["line"] + 1, end + 1)])
+    return any(s["meaning"] == "last" and s["file"] == f and s["line"] <= x["line"]
+               and A.nospace(s["base"]) == base and not any(
+                   _line_text(cache, f, n).startswith("}")
+                   for n in range(s["line"], x["line"]))
+               for s in fm["sites"]) and _releases_object(rest, None, base)
 
 
 def _aliases(cache, f, line, base):
@@ -582,41 +616,6 @@ def _canon(T, field, struct_fields, typedefs):
         if d["struct"] == n or n in d["typedefs"] or T.strip() in d["typedefs"]:
             return _key(d)
     return None
-
-
-def _initialisers(fm, files, typedefs):
-    """Positional and designated initialisers of the field's struct."""
-    if len(fm["decls"]) != 1:
-        return
-    d = fm["decls"][0]
-    names = ([r"struct\s+%s" % re.escape(d["struct"])] if d["struct"] else []) + \
-        [re.escape(t) for t in d["typedefs"]]
-    if not names:
-        return
-    pat = re.compile(r"\b(?:%s)\s+\w+(\s*\[[^]]*\])?\s*=\s*\{" % "|".join(names))
-    words = [d["struct"]] if d["struct"] else []
-    words += list(d["typedefs"])
-    for f in files:
-        if scan.words(f).isdisjoint(words):  # a cheap test before the regex
-            continue
-        text = scan.read(f)
-        for m in pat.finditer(text):
-            end = scan._match_brace(text, m.end() - 1)
-            body = text[m.end():end]
-            if "{" in body:
-                continue
-            items = A.split_args(body)
-            line = text.count("\n", 0, m.start()) + 1
-            desig = [i for i in items if A.nospace(i).startswith("." + fm["field"] + "=")]
-            if desig:
-                v = A.nospace(desig[0]).split("=", 1)[1]
-            elif len(items) > d["index"] and not any(i.startswith(".") for i in items):
-                v = items[d["index"]]
-            else:
-                continue
-            fm["initialisers"].append(dict(
-                file=f, line=line, value=v.strip(), designated=bool(desig),
-                sentinel=bool(registry.SENTINEL_RE.match(A.nospace(v)))))
 
 
 def _decide(fm, typedefs, root):

@@ -165,6 +165,28 @@ def layout_check(fm, incdir):
     return r.returncode == 0, "%s -> %s" % (old, new)
 
 
+def _decls(fm):
+    """The declarations of a field to convert, each once: a key declared
+    more than once (one struct name in several files, one type) has every
+    declaration retyped, and the layout check, of that one type, holds for
+    each."""
+    return list({(d["file"], d["line"]): d for d in fm["decls"]}.values())
+
+
+def retype(text, d, field, t):
+    """TEXT with declaration D of FIELD retyped to T, or None when D's line
+    does not read `TYPE FIELD`."""
+    ls = text.split("\n")
+    ty = r"\s+".join(re.escape(w) for w in d["type"].split())
+    new = re.sub(r"(^|[{;])(\s*)%s(\s+)(%s\s*[;:\[])" % (ty, re.escape(field)),
+                 lambda mm: mm.group(1) + mm.group(2) + t + mm.group(3) + mm.group(4),
+                 ls[d["line"] - 1], count=1) if 0 < d["line"] <= len(ls) else None
+    if new is None or new == ls[d["line"] - 1]:
+        return None
+    ls[d["line"] - 1] = new
+    return "\n".join(ls)
+
+
 def family_includes(headers):
     """The include of the family headers apply_families() rewrote, added
     last: an added line moves the lines after it, and the call sites'
@@ -219,8 +241,14 @@ def apply(m, incdir):
     ok_conv = []
     for f, fm in conv:
         ok, what = layout_check(fm, incdir)
+        stuck = ["%s:%d" % (os.path.relpath(d["file"], root), d["line"]) for d in _decls(fm)
+                 if retype(scan.read(d["file"]), d, fm["field"], fm["width"][0]) is None]
         if not ok:
             print("refused: %s: layout check failed (%s)" % (f, what))
+        elif stuck:  # a declaration left as it was would not compile
+            print("refused: %s: its declaration at %s does not read '%s %s' on one "
+                  "line: not retyped, so nothing converted" % (
+                      f, ", ".join(stuck), fm["decls"][0]["type"], fm["field"]))
         else:
             print("layout: %s: %s, same size, alignment and offset" % (f, what))
             ok_conv.append((f, fm))
@@ -259,14 +287,9 @@ def apply(m, incdir):
         field = fm["field"]
         t, P, MAC = fm["width"]
         names = registry.lib_names(P, MAC)
-        d = fm["decls"][0]
-        ls = text(d["file"]).split("\n")
-        ty = r"\s+".join(re.escape(w) for w in d["type"].split())
-        ls[d["line"] - 1] = re.sub(r"(^|[{;])(\s*)%s(\s+)(%s\s*[;:\[])" % (ty, field),
-                                   lambda mm: mm.group(1) + mm.group(2) + t + mm.group(3)
-                                   + mm.group(4), ls[d["line"] - 1], count=1)
-        edits[d["file"]] = "\n".join(ls)
-        needs.setdefault(d["file"], set()).add("types")
+        for d in _decls(fm):  # every declaration of the key, each retyped
+            edits[d["file"]] = retype(text(d["file"]), d, field, t)
+            needs.setdefault(d["file"], set()).add("types")
         for name, op in m["mwraps"].items():
             if op.field != field:
                 continue
@@ -367,9 +390,8 @@ def hints(root, conv, m):
     """pkg-config and C standard."""
     print("build: compile with $(pkg-config --cflags refcount), link "
           "$(pkg-config --libs refcount) (-lrefcount)")
-    headers = {fm["decls"][0]["file"] for _, fm in conv
-               if fm["decls"][0]["file"].endswith(".h") and
-               public_header(root, fm["decls"][0]["file"])}
+    headers = {d["file"] for _, fm in conv for d in fm["decls"]
+               if d["file"].endswith(".h") and public_header(root, d["file"])}
     for d, _, files in os.walk(root):
         if any(x in d for x in scan.SKIP_DIRS):
             continue
