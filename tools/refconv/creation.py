@@ -267,9 +267,13 @@ def prove_params(fields, fns, out, zero, files, uses=(), readops=()):
             srcs |= {call_name(r) for r, _q, _e in rs if not is_null(r)}
         if ok and mine:
             proven[fn] = sorted(srcs)
-    fresh = {}  # an unproven function -> a call that passes a fresh object
+    # an unproven function -> a call that passes a fresh object.  Only the
+    # functions called_only() keeps: the calls of one whose address is
+    # taken are not read (docs/convert.md, "Limits"), so the answer must
+    # not depend on whether a run happened to read them
+    fresh, seen = {}, [fn for fn in fns if not _used_not_called(fn, text)]
     for pos in sorted(calls):
-        fn = next((fn for fn in fns if fn not in proven and _call_at(pos, fn)), None)
+        fn = next((fn for fn in seen if fn not in proven and _call_at(pos, fn)), None)
         rs = calls[pos]
         if fn is None or fn in fresh or pos in undef or not any(
                 call_name(r) in zero for r, _q, _e in rs):
