@@ -74,7 +74,7 @@ lib: $(B)/librefcount.a $(B)/pic/librefcount.so
 # given to `make install`: an absolute one (checked before anything is
 # built).
 ifneq ($(filter install uninstall,$(MAKECMDGOALS)),)
-$(foreach v,PREFIX LIBDIR INCDIR MANDIR,$(call need_abspath,$(v)))
+$(foreach v,PREFIX LIBDIR INCDIR MANDIR DOCDIR,$(call need_abspath,$(v)))
 endif
 PC_SED = sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
 	     -e 's|@INCDIR@|$(INCDIR)|' -e 's|@VERSION@|$(VERSION)|'
@@ -98,6 +98,7 @@ uninstall: $(MAN_STAMP)
 	rm -f $(DESTDIR)$(LIBDIR)/librefcount.* $(DESTDIR)$(LIBDIR)/pkgconfig/refcount.pc \
 		$(DESTDIR)$(LIBDIR)/pkgconfig/refcount-rcu.pc
 	rm -f $$(sed 's|^$(MAN_DIR)/|$(DESTDIR)$(MANDIR)/man3/|' $(B)/man/pages)
+	rm -rf $(DESTDIR)$(DOCDIR)
 
 format:
 	clang-format -i $$(git ls-files '*.c' '*.h')

@@ -6,11 +6,15 @@
 #   make check-man    every page renders with `man --warnings -l` without a
 #                     warning, every public function and macro has a page, and
 #                     a page with a roff mistake is caught (part of make check)
-#   make install      also installs them under $(MANDIR)/man3
+#   make install      also installs them under $(MANDIR)/man3, and docs/*.md
+#                     under $(DOCDIR), where the installed pages point: a
+#                     page names docs/X.md (the source tree's), and its
+#                     installed copy $(DOCDIR)/X.md
 #
 # MAN_HEADERS: header=overview-page.  A new public header adds itself here.
 
 MANDIR ?= $(PREFIX)/share/man
+DOCDIR ?= $(PREFIX)/share/doc/librefcount
 MAN_DIR := $(B)/man/man3
 MAN_HEADERS := include/refcount/refcount.h=refcount \
 	include/refcount/refcount_long.h=refcount_long \
@@ -43,5 +47,8 @@ check-man: $(MAN_STAMP)
 CHECK_TARGETS += check-man
 
 install-man: $(MAN_STAMP)
-	install -d $(DESTDIR)$(MANDIR)/man3
-	install -m 644 $(MAN_DIR)/*.3 $(DESTDIR)$(MANDIR)/man3/
+	install -d $(DESTDIR)$(MANDIR)/man3 $(DESTDIR)$(DOCDIR)
+	for p in $(MAN_DIR)/*.3; do \
+		sed 's|docs/\([a-z_-]*\.md\)|$(DOCDIR)/\1|g' "$$p" > "$(DESTDIR)$(MANDIR)/man3/$${p##*/}" && \
+		chmod 644 "$(DESTDIR)$(MANDIR)/man3/$${p##*/}" || exit 1; done
+	install -m 644 docs/*.md $(DESTDIR)$(DOCDIR)/

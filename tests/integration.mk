@@ -167,6 +167,13 @@ check-install: lib | $(UNIT_NEED)
 	rm -rf $(T_STAGE)
 	$(MAKE) --no-print-directory install PREFIX=/usr DESTDIR=$(abspath $(T_STAGE))
 	sh tests/install-test.sh $(T_STAGE) gcc "$(BREED_ROWS)"
+	sh tests/install-docs.sh $(T_STAGE)
+	@# the mutant: a page installed as built (naming docs/) must fail it
+	rm -rf $(TB)/stage-docs && mkdir -p $(TB)/stage-docs/usr/share
+	cp -r $(T_STAGE)/usr/share/man $(T_STAGE)/usr/share/doc $(TB)/stage-docs/usr/share/
+	cp $(MAN_DIR)/refcount_read.3 $(TB)/stage-docs/usr/share/man/man3/
+	! sh tests/install-docs.sh $(TB)/stage-docs 2>/dev/null
+	@echo "check-install: the mutant (a page naming docs/) fails install-docs, as it must"
 CHECK_TARGETS += check-install
 
 # The ref_tracker compiled out: the wrappers and ref_tracker_*() calls add 0
