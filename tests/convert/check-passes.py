@@ -10,7 +10,8 @@ across files in the spellings the selections must see through:
 - pool.c: a store to an array element's count, `slots[i] . uses`
   (spatch's `E->f` matches `a[i].f`);
 - alloc.c: the zero source made_alloc() defined K&R style;
-- put.c: a put through a macro, then the release, with no field named;
+- put.c: a put through a macro, then the releases (a member's, the
+  object's), with no count named;
 - caller.c: the address of hooked_init() taken (never proven a creation,
   its calls not read), a call of shared_init() on an object from outside;
 

@@ -10,6 +10,7 @@ import os
 import re
 
 from .clangscan import _args, _lib, _source, compdb, uncompiled
+from .unread import member_uses
 
 
 def _records_worker(job):
@@ -79,32 +80,13 @@ def unparsed_uses(root, fields, seen_lines, files, canon):
     conversion must account for every use.  FIELDS {key: fm} (decision
     convert), SEEN_LINES {(file, line, field)} every line the passes gave a
     row for; the other lines of the .c files naming `->field` / `.field`
-    (outside comments and #define bodies) are resolved by the compiler;
+    (unread.member_uses) are resolved by the compiler;
     CANON(struct, field) maps the struct it names to a field key; a field
     keyed by its name alone (some use of it untyped) covers every struct
     that declares that name, so a use whose struct key is not a field of
     FIELDS counts against the name-keyed field.  Returns
     {key: [(file, line)]}."""
-    names = {fm["field"] for fm in fields.values()}
-    if not names:
-        return {}
-    pat = re.compile(r"(->|\.)\s*(%s)\b" % "|".join(sorted(map(re.escape, names))))
-    wanted = {}
-    for f in files:
-        if not f.endswith(".c"):
-            continue
-        text = re.sub(r"/\*.*?\*/", lambda m: re.sub(r"[^\n]", " ", m.group(0)),
-                      _source({}, f).decode("latin-1"), flags=re.S)
-        lines = text.split("\n")
-        in_define = False
-        for i, l in enumerate(lines, 1):
-            define = in_define or re.match(r"\s*#\s*define\b", l)
-            in_define = bool(define) and l.rstrip().endswith("\\")
-            if define:
-                continue
-            for m in pat.finditer(l.split("//")[0]):
-                if (f, i, m.group(2)) not in seen_lines:
-                    wanted.setdefault(f, set()).add((i, m.group(2)))
+    wanted = member_uses(files, {fm["field"] for fm in fields.values()}, seen_lines)
     out = {}
     for (f, line, field), recs in member_records(root, wanted).items():
         for rec in recs:

@@ -6,6 +6,7 @@ import os
 import sys
 
 from . import model as M, scan
+from .release import relied_release
 
 
 def rel(root, f):
@@ -45,8 +46,10 @@ def field_doc(root, fm):
         frees_on_le0=[x["at"] for x in
                       [dict(at=loc(s)) for s in fm["sites"]
                        if s["cmp"] in ("<=", "<") and s["meaning"] == "last"]],
+        # the recorded release-like calls, and the release the default
+        # reason relies on
         releases=sorted({"%s:%d %s()" % (rel(root, x["file"]), x["line"], x["call"])
-                         for x in fm["releases"]}))
+                         for x in fm["releases"] + relied_release(fm)}))
 
 
 def report_doc(m):

@@ -217,7 +217,7 @@ def check(root, files, defs, fam, struct_fields=None):
     of the field's name whose base is declared with a struct type that
     declares that field plainly is that struct's (attribution by type),
     not the family's."""
-    from .model import _releases_object
+    from .release import _releases_object
     field, hdr = fam.field, fam.header
     roles = {n: r for n, r in fam.ops.items()}
     uses = 0

@@ -6,14 +6,8 @@ import os
 import re
 import tempfile
 
-from . import analyse as A, creation, registry, scan
-
-
-def _line_text(cache, f, line):
-    if f not in cache:
-        cache[f] = scan.read(f).split("\n")
-    lines = cache[f]
-    return lines[line - 1] if 0 < line <= len(lines) else ""
+from . import analyse as A, creation, registry, scan, unread
+from .release import _line_text, _release_gap, _releases_object
 
 
 def _plain_kind(text, col, field):
@@ -302,13 +296,18 @@ def build(root, work=None, extra=None):
         for fm in model["fields"].values():
             _decide(fm, typedefs, root)
     _skipped_uses(model)
-    if seen:  # with the compiler's view: every use of a field to convert read
+    conv = {(fm["stype"] + "." if fm["stype"] else "") + fm["field"]: fm
+            for fm in model["fields"].values() if fm["decision"] == "convert"}
+    lines = {(os.path.realpath(r[6]), int(r[7]), r[3]) for r in rows + facts}
+    real = [os.path.realpath(f) for f in files]
+    if not seen:  # without the compiler's view: every use through `.` read
+        unread.mark(conv, unread.dot_uses(conv, lines, real), root,
+                    "a use through `.` the spelled-source passes do not read: "
+                    "not accounted for")
+    else:  # with it: every use of a field to convert read
         from . import clangattr
-        conv = {(fm["stype"] + "." if fm["stype"] else "") + fm["field"]: fm
-                for fm in model["fields"].values() if fm["decision"] == "convert"}
-        lines = {(os.path.realpath(r[6]), int(r[7]), r[3]) for r in rows + facts}
         missed = clangattr.unparsed_uses(
-            root, conv, lines, [os.path.realpath(f) for f in files],
+            root, conv, lines, real,
             lambda st, fld: (lambda k: (k + "." if k else "") + fld)(
                 _canon(st, fld, struct_fields, typedefs)))
         again = {f for where in missed.values() for f, _l in where} - scan.SOLO
@@ -318,13 +317,9 @@ def build(root, work=None, extra=None):
             scan.SOLO |= {f for f in files if os.path.realpath(f) in again}
             del scan.SKIPPED[:]
             return build(root, os.path.join(work, "again"), extra)
-        for key, where in missed.items():
-            fm = conv[key]
-            fm["reasons"] = ["%s:%d: a use the spelled-source passes did not read (a "
-                             "function spatch could not parse, or a form no pass "
-                             "reads): not accounted for" % (
-                                 os.path.relpath(f, root), line) for f, line in sorted(where)]
-            fm["decision"], fm["kind"] = "report-only", "unknown"
+        unread.mark(conv, missed, root, "a use the spelled-source passes did not "
+                    "read (a function spatch could not parse, or a form no pass "
+                    "reads): not accounted for")
     return model
 
 
@@ -409,36 +404,6 @@ class _Includes:
         return h in self.memo[f]
 
 
-def _release_gap(fm):
-    """A reference count's final put releases the object: a release-like
-    call on it in the same function, after the put (before the function's
-    closing brace at column 0, within 80 lines).  Every line there is read,
-    not only the release-like calls recorded for the field: the first one
-    after a put often frees a member (`dbus_free (s->children)`) and the
-    object's own release comes next.  A release elsewhere frees something
-    else."""
-    cache = {}
-    # a put that runs the object's release itself (a put-release macro)
-    lasts = [s for s in fm["sites"] if s["meaning"] == "last" and
-             not s.get("putrel")]
-    if not lasts and any(s.get("putrel") for s in fm["sites"]):
-        return None
-    for s in lasts:
-        bases = _aliases(cache, s["file"], s["line"], s["base"])
-        for n in range(s["line"] + 1, s["line"] + 81):
-            t = _line_text(cache, s["file"], n)
-            if t.startswith("}"):
-                break
-            if any(_releases_object(t, None, b) for b in bases):
-                return None
-    if not lasts:
-        return None
-    return "%s:%d: no release of the object in the function of its final put " \
-        "(the release-like calls seen are in other functions, or free " \
-        "another object)" % (os.path.relpath(lasts[0]["file"], fm.get("root", "/")),
-                              lasts[0]["line"])
-
-
 def _undoes_underflow(put_text, between):
     """The put's result kept in a variable (`old = dec(&o->ref);`) and the
     increment inside a test of that variable for an underflow (`if (old <=
@@ -506,38 +471,6 @@ def _teardown(fm, x, cache):
                    _line_text(cache, f, n).startswith("}")
                    for n in range(s["line"], x["line"]))
                for s in fm["sites"]) and _releases_object(rest, None, base)
-
-
-def _aliases(cache, f, line, base):
-    """BASE and what it was assigned from in the lines of its function
-    before LINE (`T *r = (T *)(_r);`: _r is the same object)."""
-    out = [base]
-    for n in range(line - 1, max(0, line - 40), -1):
-        t = _line_text(cache, f, n)
-        if t.startswith("}"):
-            break
-        m = re.search(r"\b%s\s*=\s*(\([\w\s*]+\))?\s*\(?\s*(\w+)\s*\)?\s*;"
-                      % re.escape(A.nospace(base)), t)
-        if m:
-            out.append(m.group(2))
-    return out
-
-
-def _releases_object(text, call, base):
-    """TEXT releases the object whose count was put: a release-like call
-    (registry.RELEASE_RE; CALL when given) with BASE itself as its argument
-    (`free(b)`, `av_free((void *)b)`, `x_destroy(&b)`, a callback through a
-    pointer, `(*b->vtable->finalize) (b)`), or the object's own release
-    callback (`b->free(...)`).  A call on a member
-    (`av_buffer_unref(&b->other)`) frees something else."""
-    b = re.escape(A.nospace(base))
-    t = A.nospace(text)
-    if call:
-        name = re.escape(A.nospace(call).split("(")[0])
-    else:
-        name = r"\w*(?:%s)\w*\)?" % registry.RELEASE_WORDS
-    return bool(re.search(r"%s\((\([\w\s*]+\))?&?%s[,)]" % (name, b), t) or
-                re.search(r"(^|[^\w>.])%s(->|\.)\w+\(" % b, t))
 
 
 def _kind(fm, extra, root):

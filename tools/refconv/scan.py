@@ -282,6 +282,12 @@ def code(text):
                           text.replace("\\\n", ""))
 
 
+def blanked(text):
+    """TEXT with every comment and string or character literal a blank,
+    its line breaks kept: the code of each line, at that line."""
+    return LEXICAL_RE.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
+
+
 def _alt(names):
     return "|".join(sorted(re.escape(n) for n in names))
 

@@ -5,8 +5,10 @@
 struct seen { int ref; int limit; };
 /* created from made_alloc(), defined K&R style in alloc.c */
 struct made { int refs; };
-/* put through a macro; its release in put.c, which names no field */
-struct rel { int users; };
+/* put through a macro; its release in put.c, which names no count: a
+ * member's, then the object's (the check's own scan finds the object's,
+ * only the fields pass records the member's) */
+struct rel { int users; char *name; };
 #define REL_PUT(r) __sync_sub_and_fetch(&(r)->users, 1)
 /* first get in fresh_init(), every call passes a fresh object */
 struct fresh { int count; };
