@@ -192,7 +192,8 @@ CHECK_TARGETS += check-tracker-off
 #   check-input   every bad input of refcount-bench's options, make plot
 #                 (lab/bench/plot.sh), lab/bench/check.jq, and the make variables
 #                 FUZZ_SECONDS, STRESS_OPS, STRESS_THREADS, PREFIX, LIBDIR
-#                 and WERROR: each must exit non-zero with a message that
+#                 and WERROR, and the --only of lab/convert/projects.py and
+#                 corpus.py: each must exit non-zero with a message that
 #                 names the value, and write nothing (tests/input.sh).  A
 #                 few seconds: no benchmark runs, only option parsing and
 #                 refcount-bench --quick --suites=codesize.

@@ -9,7 +9,8 @@
 # the network (apt-get only): not in CHECK_TARGETS; .ci/run runs it after
 # make check.  CONVERT_LIB: the librefcount tree to convert to (include/
 # and build/librefcount.a), this one by default.  CONVERT_ARGS: more
-# options of projects.py (--only NAME..., --no-cost).
+# options of projects.py (--only NAME...: a row, or the rows it is the
+# prefix of, json-c for json-c-on and json-c-off; --no-cost).
 CONVERT_LIB ?= $(CURDIR)
 CONVERT_NEED = coccinelle python3 cmake meson ninja-build dpkg-dev util-linux binutils \
 	python3-clang-14 libclang-14-dev

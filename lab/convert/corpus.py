@@ -330,6 +330,10 @@ def main(argv):
                     help="score the reports saved by an earlier run (WORK/reports)")
     a = ap.parse_args(argv)
     truth = json.load(open(TRUTH))
+    for n in a.only or ():
+        if n not in [p["project"] for p in truth["projects"]]:
+            ap.error("--only %s: not a corpus project (%s)" % (
+                n, " ".join(p["project"] for p in truth["projects"])))
     projects = [p for p in truth["projects"]
                 if (a.set == "all" or p["held_out"] == (a.set == "held-out"))
                 and (not a.only or p["project"] in a.only)]

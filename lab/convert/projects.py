@@ -499,8 +499,14 @@ def main():
     a = ap.parse_args()
     a.lib, a.work = os.path.abspath(a.lib), os.path.abspath(a.work)
     a.src = os.path.abspath(a.src or os.path.join(a.work, "src"))
+    known = [n for l in LANES for n in l]
+    # a name selects its row, or the rows it is the prefix of (json-c: both)
+    for n in a.only or ():
+        if not any(k == n or k.startswith(n + "-") for k in known):
+            ap.error("--only %s: no such row (rows: %s)" % (n, " ".join(known)))
     clock, found = Clock(), {}
-    lanes = [[n for n in l if not a.only or n in a.only] for l in LANES]
+    lanes = [[n for n in l if not a.only or any(
+        n == o or n.startswith(o + "-") for o in a.only)] for l in LANES]
     threads = [threading.Thread(target=lane, args=(l, a, clock, found)) for l in lanes if l]
     for t in threads:
         t.start()
