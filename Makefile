@@ -12,7 +12,7 @@
 #   make nullblk-bench    the fio null_blk runs (lab/nullblk/nullblk.mk)
 #   make install PREFIX=/usr/local DESTDIR=   (and uninstall)
 # and, outside make check: check-convert (real Debian projects,
-# lab/convert/convert.mk) and check-qemu (aarch64 and i386 under qemu-user).
+# convert/lab/lab.mk) and check-qemu (aarch64 and i386 under qemu-user).
 #
 # Variables: WERROR= (no -Werror), NEED=true (install no Debian packages),
 # CC, OPT, CFLAGS, LDFLAGS, PREFIX (absolute), LIBDIR, INCDIR, DESTDIR.
@@ -118,7 +118,7 @@ include tests/stress.mk
 CHECK_TIER_stress := $(tier_added)
 include tests/integration.mk
 CHECK_TIER_integration := $(tier_added)
-include tests/convert/convert.mk
+include convert/convert.mk
 CHECK_TIER_convert := $(tier_added)
 include examples/examples.mk
 CHECK_TIER_examples := $(tier_added)

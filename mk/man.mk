@@ -52,3 +52,4 @@ install-man: $(MAN_STAMP)
 		sed 's|docs/\([a-z_-]*\.md\)|$(DOCDIR)/\1|g' "$$p" > "$(DESTDIR)$(MANDIR)/man3/$${p##*/}" && \
 		chmod 644 "$(DESTDIR)$(MANDIR)/man3/$${p##*/}" || exit 1; done
 	install -m 644 docs/*.md $(DESTDIR)$(DOCDIR)/
+	install -m 644 convert/README.md $(DESTDIR)$(DOCDIR)/convert.md

@@ -225,9 +225,9 @@ expect_fail "PREFIX=relpfx" $make install PREFIX=relpfx DESTDIR="$out"
 expect_fail "LIBDIR=lib" $make install LIBDIR=lib DESTDIR="$out"
 
 echo "check-input: the lab's conversion harnesses"
-expect_fail "--only json-x: no such row" python3 lab/convert/projects.py \
+expect_fail "--only json-x: no such row" python3 convert/lab/projects.py \
 	--lib . --work "$out/convert" --only json-x
-expect_fail "--only foo: not a corpus project" python3 lab/convert/corpus.py \
+expect_fail "--only foo: not a corpus project" python3 convert/lab/corpus.py \
 	--work "$out/corpus" --only foo
 $make -n -B "$libobj" | grep -q -e -Werror ||
 	bad "the library is not built with -Werror by default"

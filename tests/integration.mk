@@ -1,7 +1,7 @@
 # tests/integration.mk - the integration tier: the library as a user's
 # program meets it (installed, through pkg-config, from C90 to C++, under
 # TSan, with its reports' call sites and log), what it gives conversions of
-# real code (docs/convert.md, 'The library's conversion features'), the
+# real code (convert/README.md, 'The library's conversion features'), the
 # tracker compiled out, and refcount-bench's bad input.
 #
 #   check-anystd   <refcount/refcount.h> from C90, C99, C11 and C++ through
@@ -192,7 +192,7 @@ CHECK_TARGETS += check-tracker-off
 #   check-input   every bad input of refcount-bench's options, make plot
 #                 (lab/bench/plot.sh), lab/bench/check.jq, and the make variables
 #                 FUZZ_SECONDS, STRESS_OPS, STRESS_THREADS, PREFIX, LIBDIR
-#                 and WERROR, and the --only of lab/convert/projects.py and
+#                 and WERROR, and the --only of convert/lab/projects.py and
 #                 corpus.py: each must exit non-zero with a message that
 #                 names the value, and write nothing (tests/input.sh).  A
 #                 few seconds: no benchmark runs, only option parsing and

@@ -27,7 +27,7 @@
  * REFCOUNT_BREED_SATURATING, is today's kernel design; three more are the
  * designs of 2017, and REFCOUNT_BREED_NONATOMIC is today's design for
  * counters that one thread alone touches (plain loads and stores; this
- * library's addition, docs/convert.md).
+ * library's addition, docs/breeds.md).
  *
  * DOC: misuse, per breed
  *

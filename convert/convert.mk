@@ -1,0 +1,56 @@
+# convert/convert.mk - refcount-convert, in one home (convert/README.md):
+#   convert/refcount-convert, convert/refconv/   the tool
+#   convert/cocci/                               its semantic patches
+#   convert/tests/                               its fixtures (make check)
+#   convert/lab/                                 real Debian projects (lab tier)
+#
+# refcount-convert's fixtures (convert/tests/*/: one idiom each, its
+# expected report and converted file; negative/ must stay untouched) and the
+# mutant that must fail them.  convert/README.md.
+.PHONY: check-convert-fixtures
+check-convert-fixtures:
+	@$(NEED) coccinelle python3 python3-clang-14 libclang-14-dev
+	convert/tests/check-fixtures.sh $(CURDIR)/convert/refcount-convert $(CURDIR)/$(B)/convert-fixtures
+CHECK_TARGETS += check-convert-fixtures
+# Discovery on the compiled code (libclang with a compile database) on
+# convert/tests/compiler/, and its mutants that must fail it (attribution
+# by name, in discovery and of an untyped use; no later round for a
+# function skipped once; the uncompiled sources ignored; a union word's
+# compare-and-swap not read through; two structs of one name merged; an
+# untyped use that could be either of two structs' counted against neither;
+# a use no pass read missed for a field keyed by name).  convert/README.md.
+COMPILER_MUTANTS = by-name no-revisit no-uncompiled no-packed merge attrib-by-name \
+	no-conventions no-noop zero-created no-put-release unattributed-dropped unread-by-key
+.PHONY: check-convert-compiler
+check-convert-compiler:
+	@$(NEED) coccinelle python3-clang-14 libclang-14-dev
+	python3 convert/tests/check-compiler.py $(CURDIR)/$(B)/convert-compiler
+	@for m in $(COMPILER_MUTANTS); do \
+		! python3 convert/tests/check-compiler.py $(CURDIR)/$(B)/convert-compiler \
+			--mutant $$m >/dev/null || \
+			{ echo "check-convert-compiler: the $$m mutant passed"; exit 1; }; \
+	done
+	@echo "check-convert-compiler: the $(COMPILER_MUTANTS) mutants fail, as they must"
+CHECK_TARGETS += check-convert-compiler
+# Each spatch pass reads only the files where what it looks for can match
+# (a field through `->` or of an array element, a put macro, a function's
+# definition, the calls of a function whose address is never taken), and
+# the report is the one every pass gives on every file, on
+# convert/tests/passes/; its mutants must fail it (comments not blanked, a
+# comment marker inside a string, a field only through `->`, K&R
+# definitions missed, put macros not looked for, every function taken as
+# one whose address is taken).  convert/README.md.
+PASSES_MUTANTS = no-blank strings arrow knr no-names address
+.PHONY: check-convert-passes
+check-convert-passes:
+	@$(NEED) coccinelle python3
+	python3 convert/tests/check-passes.py $(CURDIR)/$(B)/convert-passes
+	@for m in $(PASSES_MUTANTS); do \
+		! python3 convert/tests/check-passes.py $(CURDIR)/$(B)/convert-passes \
+			--mutant $$m >/dev/null || \
+			{ echo "check-convert-passes: the $$m mutant passed"; exit 1; }; \
+	done
+	@echo "check-convert-passes: the $(PASSES_MUTANTS) mutants fail, as they must"
+CHECK_TARGETS += check-convert-passes
+
+include convert/lab/lab.mk
