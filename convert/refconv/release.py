@@ -16,6 +16,10 @@ def _line_text(cache, f, line):
     return lines[line - 1] if 0 < line <= len(lines) else ""
 
 
+NO_PUT_TEST = ("no put tests for the last reference (nothing frees the object "
+               "when its count reaches 0)")
+
+
 def _release_after(fm):
     """(release, gap).  A reference count's final put releases the object:
     a release-like call on it in the same function, after the put (before
@@ -37,8 +41,7 @@ def _release_after(fm):
         own = [s for s in fm["sites"] if s.get("putrel")]
         if own:
             return dict(file=own[0]["file"], line=own[0]["line"], call=own[0]["op"]), None
-        return None, "no put tests for the last reference (nothing frees the " \
-            "object when its count reaches 0)"
+        return None, NO_PUT_TEST
     for s in lasts:
         bases = _aliases(cache, s["file"], s["line"], s["base"])
         for n in range(s["line"] + 1, s["line"] + 81):
