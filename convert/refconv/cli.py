@@ -135,8 +135,9 @@ def family_ops(root, fam):
     """A family's operations: each macro's definitions, what `apply`
     rewrites (its call sites are not attributed to one struct)."""
     what = lambda r: ("read" if r[0] == "read" else "create" if r[0] == "store" else
-                      "inc" if r[2] == +1 else "put, %s value" % r[1])
-    return [dict(at="%s:%d" % (rel(root, f), first), op=name, context=prim + "()",
+                      "inc" if r[2] == +1 else "put, true on the final put" if r[1] == "dec0"
+                    else "put, %s value" % r[1])
+    return [dict(at="%s:%d" % (rel(root, f), first), op=name, context=(prim + "()") if prim else "plain store",
                  meaning=what(fam.ops[name]))
             for name, prim, f, first, _ in sorted(fam.defs, key=lambda d: (d[2], d[3]))]
 
@@ -149,17 +150,18 @@ def family_docs(root, fams):
         ok = not fam.refused
         for st, f, line in sorted(fam.fields, key=lambda x: (x[1], x[2])):
             out.append(dict(
-                where="%s:%d" % (rel(root, f), line), field="%s.%s" % (st, field),
+                where="%s:%d" % (rel(root, f), line), field=fam.name_of(st),
                 idiom="the project's refcount family %s (%s)" % (
                     fam.declare, ", ".join(sorted(fam.ops))),
                 decision="convert" if ok else "report-only",
                 kind="reference-count" if ok else "unknown",
                 reason=("every use goes through the family, whose puts are tested "
                         "and followed by a release: the family is re-implemented "
-                        "on refcount_t in %s, its call sites unchanged" % rel(root, fam.header))
+                        "on %s in %s, its call sites unchanged" % (fam.width[0],
+                                                                   rel(root, fam.header)))
                 if ok else "the family %s is not converted: %s" % (
                     fam.declare, "; ".join(fam.refused[:3])),
-                type=fam.type, to="refcount_t" if ok else None,
+                type=fam.type, to=fam.width[0] if ok else None,
                 operations=family_ops(root, fam), plain=[],
                 reads=[], sentinels=[], initialisers=[], sets=[], creations=[],
                 frees_on_le0=[], releases=[]))

@@ -212,10 +212,10 @@ def apply_families(m):
         t = family.rewrite(fam, scan.read(fam.header))
         scan.write(fam.header, t)
         headers.add(fam.header)
-        done |= {"%s.%s" % (st, field) for st, _, _ in fam.fields}
+        done |= {fam.name_of(st) for st, _, _ in fam.fields}
         print("changed: %s (the family %s, %d fields: %s)" % (
             os.path.relpath(fam.header, root), fam.declare, len(fam.fields),
-            ", ".join(sorted("%s.%s" % (st, field) for st, _, _ in fam.fields))))
+            ", ".join(sorted(fam.name_of(st) for st, _, _ in fam.fields))))
         if public_header(root, fam.header):  # a struct it declares holds the count
             hints(root, [(field, dict(decls=[dict(file=fam.header)], sites=[]))], m)
     return done, headers
