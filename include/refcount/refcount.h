@@ -56,11 +56,12 @@
  *
  * One word is seen by no flag: 0, the count INT_MIN.  A put on it moves it
  * silently to INT_MAX, a leak, never a free, and no sequence of operations
- * from a good count reaches it (a misuse stores SATURATED, and every
- * operation on a bad value saturates it again).  It is also what zeroed
- * memory holds, so refcount_read() reads it as 0, a try-get refuses it as
- * it refuses 0, and a get reports it as an addition on 0.  The three 2017
- * breeds (atomic, fast, full) store the count itself.
+ * from a good count reaches it: a misuse stores SATURATED, 2^30 puts away
+ * from it, and every check on a bad value stores SATURATED again.  It is
+ * also what zeroed memory holds, so refcount_read() reads it as 0, a
+ * try-get refuses it as it refuses 0, and a get reports it as an addition
+ * on 0.  The three 2017 breeds (atomic, fast, full) store the count
+ * itself.
  *
  * DOC: the breeds
  *
