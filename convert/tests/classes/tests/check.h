@@ -9,7 +9,7 @@
 #include "track.h"
 
 #define NTHREADS 4
-#define ITERATIONS 20000
+#define ITERATIONS 5000
 
 #define CHECK(expr)							\
 	do {								\
