@@ -3,7 +3,7 @@
 project per class of wrong conversion (its README.md), each built against
 librefcount after `apply` and its tests run with REFCOUNT_REPORT_LOG.
 
-  check-classes.py WORK [--mutant NAME] [--lib LIBREFCOUNT.A]
+  check-classes.py WORK [--mutant NAME | --mutants] [--lib LIBREFCOUNT.A]
 
 First the fixture itself: the unconverted tree's tests must pass, and so
 must the hand-converted files under classes/converted/ (right conversions
@@ -15,16 +15,25 @@ truth.json calls convert_safe=false is converted, and no candidate that is
 not a count is marked convert.  It prints, and does not assert, how many
 convert_safe counts were converted, per class.
 
---mutant NAME must make it fail, in the fixture's tests:
+--mutant NAME runs the mutant alone, and must make it fail; --mutants
+(make check-convert-classes) runs the tool as it is, then each mutant, and
+fails unless each mutant fails a test (a test program or the library's log,
+of a class or of a hand-converted file) that the tool as it is passes.  Each
+class's tree is read once; the mutants change decisions and output names
+after the reading, and a converted tree built before is not built again.
   convert-all      every candidate and family converted (decision forced)
   creation-as-inc  a creation rewritten as an increment
   inc-as-set       an increment rewritten as refcount_set(..., 1)
   new-as-old       a kept new value rewritten with the old-value formula
-The three rewrite mutants change the tool's output names (registry.
-lib_names), and make the same mistake in the hand-converted file of their
-class, so that they act even where the tool converts nothing."""
+creation-as-inc and inc-as-set change the tool's output names (registry.
+lib_names); each rewrite mutant makes its mistake in the hand-converted
+file of its class too, so that it acts even where the tool converts
+nothing (new-as-old there only: the tool has no new-value form to break)."""
 
 import contextlib
+import copy
+import difflib
+import glob
 import io
 import json
 import os
@@ -74,13 +83,23 @@ def assemble(dest, cls):
     return dest
 
 
+BUILT = {}  # a tree's sources: what its build and tests gave
+
+
 def build_and_test(tree, lib, log):
     """Build TREE against librefcount and run its tests with LOG; a list of
-    what failed."""
+    what failed (the same sources, built before, give the same list)."""
+    text = "".join(open(f).read() for f in sorted(glob.glob(os.path.join(tree, "*", "*.[ch]"))))
+    if text not in BUILT:
+        BUILT[text] = built_and_tested(tree, lib, log)
+    return list(BUILT[text])
+
+
+def built_and_tested(tree, lib, log):
     flags = ["CPPFLAGS=-I" + os.path.join(TOP, "include"), "LDLIBS=" + lib]
     if os.path.exists(log):
         os.unlink(log)
-    rc, out = sh(["make", "-s", "all"] + flags, tree)
+    rc, out = sh(["make", "-s", "-j2", "all"] + flags, tree)
     if rc:
         return ["does not build: " + " | ".join(out.strip().splitlines()[-4:])]
     env = dict(os.environ, REFCOUNT_REPORT_LOG=log)
@@ -97,10 +116,12 @@ def build_and_test(tree, lib, log):
     return bad
 
 
-def mutate_tool(mutant):
+@contextlib.contextmanager
+def mutated_tool(mutant):
+    """The tool's output names with a rewrite mutant's mistake, meanwhile."""
+    names = registry.lib_names
     if mutant in REWRITES and REWRITES[mutant][0]:
         what, fmt = REWRITES[mutant][:2]
-        names = registry.lib_names
 
         def wrong(prefix, macro):
             d = names(prefix, macro)
@@ -109,6 +130,10 @@ def mutate_tool(mutant):
                 d["create_old"] = "(" + prefix + "_inc(%s), 0)"
             return d
         registry.lib_names = wrong
+    try:
+        yield
+    finally:
+        registry.lib_names = names
 
 
 def force_all(m):
@@ -117,6 +142,7 @@ def force_all(m):
         fm["decision"], fm["reasons"] = "convert", []
         if not fm.get("width"):
             fm["width"] = registry.WIDTHS["int"]
+        fm.setdefault("scalar", "int")
     for fam in m.get("families", {}).values():
         fam.refused = []
 
@@ -126,33 +152,39 @@ def matches(row, c):
         c["where"] == row["declared"]
 
 
-def convert_class(tree, proj, lib, log, mutant):
-    """Report and apply on TREE; build and test it.  (failures, converted
-    convert_safe counts, convert_safe counts, what the tool did)."""
-    rc, out = sh(["make", "-s", "compdb"], tree)
-    if rc:
-        return ["make compdb: " + out], 0, 0, ""
-    before = {r["declared"]: open(os.path.join(tree, r["declared"].split(":")[0])).read()
-              for r in proj["counts"] + proj["traps"]}
-    m = model.build(tree)
+def changed_lines(old, new):
+    """The 1-based lines of OLD that are not in NEW as they were."""
+    a, b = old.split("\n"), new.split("\n")
+    kept = set()
+    for i, _j, n in difflib.SequenceMatcher(None, a, b, autojunk=False).get_matching_blocks():
+        kept.update(range(i + 1, i + n + 1))
+    return set(range(1, len(a) + 1)) - kept
+
+
+def convert_class(tree, proj, m0, lib, log, mutant):
+    """Apply (a copy of the model M0 of TREE, as MUTANT has it) to a fresh
+    copy of TREE; build and test it.  (failures, converted convert_safe
+    counts, convert_safe counts, their names)."""
+    assemble(tree, proj["project"])
+    before = {f: open(os.path.join(tree, f)).read() for f in
+              {r["declared"].split(":")[0] for r in proj["counts"] + proj["traps"]}}
+    m = copy.deepcopy(m0)
     if mutant == "convert-all":
         force_all(m)
     doc = cli.report_doc(m)
-    said = io.StringIO()
     try:
-        with contextlib.redirect_stdout(said):
+        with mutated_tool(mutant), contextlib.redirect_stdout(io.StringIO()):
             rewrite.apply(m, os.path.join(TOP, "include"))
     except Exception as e:  # a crash of apply is a failure, not a traceback
-        return ["apply raised %s: %s" % (type(e).__name__, e)], 0, 0, said.getvalue()
+        return ["apply raised %s: %s" % (type(e).__name__, e)], 0, 0, ""
     bad = build_and_test(tree, lib, log)
+    changed = {f: changed_lines(t, open(os.path.join(tree, f)).read())
+               for f, t in before.items()}
 
     def converted(row):
         f, line = row["declared"].split(":")
-        old = before[row["declared"]].split("\n")[int(line) - 1]
-        new = open(os.path.join(tree, f)).read().split("\n")
-        moved = len(new) < int(line) or new[int(line) - 1] != old
-        return moved or any(c["decision"] == "convert" and matches(row, c)
-                            for c in doc["candidates"])
+        return int(line) in changed[f] or any(
+            c["decision"] == "convert" and matches(row, c) for c in doc["candidates"])
     for t in proj["traps"]:
         if converted(t):
             bad.append("trap %s (%s) converted" % (t["field"], t["disguise"]))
@@ -165,6 +197,16 @@ def convert_class(tree, proj, lib, log, mutant):
     safe = [c for c in proj["counts"] if c["convert_safe"]]
     done = [c["field"] for c in safe if converted(c)]
     return bad, len(done), len(safe), ", ".join(done)
+
+
+def read_class(tree, cls):
+    """The model of class CLS's tree, read once (it does not depend on the
+    mutant: they change decisions and output names, after)."""
+    assemble(tree, cls)
+    rc, out = sh(["make", "-s", "compdb"], tree)
+    if rc:
+        raise SystemExit("check-convert-classes: %s: make compdb: %s" % (cls, out))
+    return model.build(tree)
 
 
 def oracles(work, lib, mutant):
@@ -188,7 +230,35 @@ def oracles(work, lib, mutant):
     return bad
 
 
-def main(work, mutant, lib):
+def run(work, truth, models, lib, mutant):
+    """One conversion of every class (as MUTANT has the tool): the list of
+    failures; prints one line per class."""
+    bad = oracles(work, lib, mutant)
+    total = [0, 0]
+    for proj in truth["projects"]:
+        cls = proj["project"]
+        fails, n, of, names = convert_class(os.path.join(work, cls), proj, models[cls], lib,
+                                            os.path.join(work, cls + ".log"), mutant)
+        total[0] += n
+        total[1] += of
+        print("check-convert-classes: %-3s %-62s %d/%d convert_safe counts converted%s%s" % (
+            cls, proj["shape"][:62], n, of, " (%s)" % names if names else "",
+            "; UNSAFE: " + "; ".join(fails) if fails else ""))
+        bad += ["%s: %s" % (cls, x) for x in fails]
+    print("check-convert-classes: %d/%d convert_safe counts converted (not asserted)" %
+          tuple(total))
+    return bad
+
+
+def test_failures(bad):
+    """What in BAD is a test of the fixture failing: a test program, or
+    the library's log, by class or hand-converted file."""
+    return {re.sub(r"^(\S+: )\d+ library reports logged.*", r"\1log",
+                   re.sub(r" fails \(.*", " fails", b)) for b in bad
+            if " fails (" in b or "library reports logged" in b}
+
+
+def main(work, mutants, lib):
     work = os.path.abspath(work)
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(work)
@@ -199,29 +269,35 @@ def main(work, mutant, lib):
         print(out)
         print("check-convert-classes: FAILED: the unconverted fixture's tests fail")
         return 1
-    mutate_tool(mutant)
-    bad = oracles(work, lib, mutant)
-    total = [0, 0]
-    for proj in truth["projects"]:
-        cls = proj["project"]
-        tree = assemble(os.path.join(work, cls), cls)
-        fails, n, of, names = convert_class(tree, proj, lib,
-                                            os.path.join(work, cls + ".log"), mutant)
-        total[0] += n
-        total[1] += of
-        print("check-convert-classes: %-3s %-70s %d/%d convert_safe counts converted%s%s" % (
-            cls, proj["shape"][:70], n, of, " (%s)" % names if names else "",
-            "; UNSAFE: " + "; ".join(fails) if fails else ""))
-        bad += ["%s: %s" % (cls, x) for x in fails]
-    print("check-convert-classes: %d/%d convert_safe counts converted (not asserted)" %
-          tuple(total))
-    if bad:
-        print("check-convert-classes: FAILED%s:\n  %s" % (
-            " (mutant %s)" % mutant if mutant else "", "\n  ".join(bad)))
-        return 1
-    print("check-convert-classes: the unconverted tree and the hand-converted files pass; "
-          "every class converted safely")
-    return 0
+    models = {p["project"]: read_class(os.path.join(work, p["project"]), p["project"])
+              for p in truth["projects"]}
+    status, seen = 0, set()
+    for mutant in mutants:
+        if mutant:
+            print("check-convert-classes: the %s mutant" % mutant)
+        bad = run(work, truth, models, lib, mutant)
+        if not mutant:
+            seen = test_failures(bad)
+            if bad:
+                print("check-convert-classes: FAILED:\n  %s" % "\n  ".join(bad))
+                status = 1
+            else:
+                print("check-convert-classes: the unconverted tree and the hand-converted "
+                      "files pass; every class converted safely")
+            continue
+        new = sorted(test_failures(bad) - seen)
+        if len(mutants) == 1:  # the mutant alone: it fails the run, as it must
+            print("check-convert-classes: FAILED (mutant %s):\n  %s" % (mutant, "\n  ".join(bad))
+                  if bad else "check-convert-classes: the %s mutant passed" % mutant)
+            return 1 if bad else 0
+        if new:
+            print("check-convert-classes: the %s mutant fails, as it must: %s" % (
+                mutant, "; ".join(new)))
+        else:
+            print("check-convert-classes: FAILED: the %s mutant fails no test that "
+                  "the tool as it is passes" % mutant)
+            status = 1
+    return status
 
 
 if __name__ == "__main__":
@@ -231,8 +307,11 @@ if __name__ == "__main__":
     if m is not None and m not in MUTANTS:
         sys.exit("check-classes.py: --mutant %s" % "|".join(MUTANTS))
     if not args or args[0].startswith("--"):
-        sys.exit("usage: check-classes.py WORK [--mutant NAME] [--lib LIBREFCOUNT.A]")
+        sys.exit("usage: check-classes.py WORK [--mutant NAME | --mutants] "
+                 "[--lib LIBREFCOUNT.A]")
     lib = opt("--lib", os.path.join(TOP, "build", "librefcount.a"))
     if not os.path.isfile(lib):
         sys.exit("check-classes.py: %s: no such library (make lib)" % lib)
-    sys.exit(main(args[0], m, lib))
+    if m:  # the mutant alone: exit 1 when anything fails, as it must
+        sys.exit(main(args[0], [m], lib))
+    sys.exit(main(args[0], [None] + (list(MUTANTS) if "--mutants" in args else []), lib))
