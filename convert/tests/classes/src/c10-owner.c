@@ -14,11 +14,11 @@ struct oref {
 
 #define OREF_INIT(o) (atomic_init(&(o)->rc.count, 1), (o)->rc.owner = NULL)
 #define OREF_INC(o) atomic_fetch_add(&(o)->rc.count, 1)
-#define OREF_DEC(o, destroy)                                           \
-	do {                                                           \
-		if (atomic_fetch_sub(&(o)->rc.count, 1) == 1 &&        \
-		    (o)->rc.owner == NULL)                             \
-			destroy(o);                                    \
+#define OREF_DEC(o, destroy)                                                   \
+	do {                                                                   \
+		if (atomic_fetch_sub(&(o)->rc.count, 1) == 1 &&                \
+		    (o)->rc.owner == NULL)                                     \
+			destroy(o);                                            \
 	} while (0)
 
 struct blob {

@@ -8,12 +8,15 @@ typedef struct prj_atomic {
 } prj_atomic_t;
 
 #if defined(__ATOMIC_SEQ_CST) && !defined(PRJ_NO_ATOMIC_BUILTINS)
-#define prj_atomic_add(a, i) __atomic_fetch_add(&(a)->value, (i), __ATOMIC_SEQ_CST)
-#define prj_atomic_store(a, i) __atomic_store_n(&(a)->value, (i), __ATOMIC_SEQ_CST)
+#define prj_atomic_add(a, i)                                                   \
+	__atomic_fetch_add(&(a)->value, (i), __ATOMIC_SEQ_CST)
+#define prj_atomic_store(a, i)                                                 \
+	__atomic_store_n(&(a)->value, (i), __ATOMIC_SEQ_CST)
 #define prj_atomic_load(a) __atomic_load_n(&(a)->value, __ATOMIC_SEQ_CST)
 #elif defined(__GNUC__)
 #define prj_atomic_add(a, i) __sync_fetch_and_add(&(a)->value, (i))
-#define prj_atomic_store(a, i) ((void)__sync_lock_test_and_set(&(a)->value, (i)))
+#define prj_atomic_store(a, i)                                                 \
+	((void)__sync_lock_test_and_set(&(a)->value, (i)))
 #define prj_atomic_load(a) __sync_fetch_and_add(&(a)->value, 0)
 #else
 int prj_atomic_add_locked(prj_atomic_t *a, int i);

@@ -11,17 +11,17 @@
 typedef atomic_uint kr_t;
 
 #define KR_INIT(r, n) atomic_init((r), (n))
-#define KR_GET(r)                                                      \
-	({                                                             \
-		unsigned int _old = atomic_fetch_add((r), 1);          \
-		assert(_old != UINT_MAX);                              \
-		_old;                                                  \
+#define KR_GET(r)                                                              \
+	({                                                                     \
+		unsigned int _old = atomic_fetch_add((r), 1);                  \
+		assert(_old != UINT_MAX);                                      \
+		_old;                                                          \
 	})
-#define KR_PUT(r)                                                      \
-	({                                                             \
-		unsigned int _old = atomic_fetch_sub((r), 1);          \
-		assert(_old != 0);                                     \
-		_old == 1;                                             \
+#define KR_PUT(r)                                                              \
+	({                                                                     \
+		unsigned int _old = atomic_fetch_sub((r), 1);                  \
+		assert(_old != 0);                                             \
+		_old == 1;                                                     \
 	})
 #define KR_READ(r) atomic_load(r)
 

@@ -20,7 +20,7 @@ struct blob *blob_new(void);
 void blob_ref(struct blob *b);
 void blob_unref(struct blob *b);
 void store_add(struct store *st, struct blob *b);
-struct blob *store_find(struct store *st);	/* a new reference */
+struct blob *store_find(struct store *st); /* a new reference */
 
 struct route;
 struct route *route_new(void);
@@ -30,6 +30,6 @@ struct hop;
 struct hop *hop_new(void);
 void hop_ref(struct hop *h);
 void hop_unref(struct hop *h);
-unsigned int route_lookups(void);	/* statistics */
+unsigned int route_lookups(void); /* statistics */
 
 #endif

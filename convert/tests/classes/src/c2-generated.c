@@ -6,18 +6,17 @@
 #include "c2.h"
 #include "track.h"
 
-#define DEFINE_REFCOUNTED(T, field, destroy)                           \
-	T *T##_ref(T *o)                                               \
-	{                                                              \
-		atomic_fetch_add_explicit(&o->field, 1,                \
-					  memory_order_relaxed);       \
-		return o;                                              \
-	}                                                              \
-	void T##_unref(T *o)                                           \
-	{                                                              \
-		if (atomic_fetch_sub_explicit(&o->field, 1,            \
-					      memory_order_acq_rel) == 1) \
-			destroy(o);                                    \
+#define DEFINE_REFCOUNTED(T, field, destroy)                                   \
+	T *T##_ref(T *o)                                                       \
+	{                                                                      \
+		atomic_fetch_add_explicit(&o->field, 1, memory_order_relaxed); \
+		return o;                                                      \
+	}                                                                      \
+	void T##_unref(T *o)                                                   \
+	{                                                                      \
+		if (atomic_fetch_sub_explicit(&o->field, 1,                    \
+					      memory_order_acq_rel) == 1)      \
+			destroy(o);                                            \
 	}
 
 struct apple {

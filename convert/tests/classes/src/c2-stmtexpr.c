@@ -4,15 +4,15 @@
 #include "c2.h"
 #include "track.h"
 
-#define REF_GET(p)                                                     \
-	({                                                             \
-		__typeof__(p) _p = (p);                                \
-		__atomic_fetch_add(_p, 1, __ATOMIC_RELAXED);           \
+#define REF_GET(p)                                                             \
+	({                                                                     \
+		__typeof__(p) _p = (p);                                        \
+		__atomic_fetch_add(_p, 1, __ATOMIC_RELAXED);                   \
 	})
-#define REF_PUT(p)                                                     \
-	({                                                             \
-		int _left = __atomic_sub_fetch((p), 1, __ATOMIC_ACQ_REL); \
-		_left == 0;                                            \
+#define REF_PUT(p)                                                             \
+	({                                                                     \
+		int _left = __atomic_sub_fetch((p), 1, __ATOMIC_ACQ_REL);      \
+		_left == 0;                                                    \
 	})
 
 struct kettle {

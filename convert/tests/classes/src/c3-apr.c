@@ -7,7 +7,8 @@
 
 typedef unsigned int apr_uint32_t;
 
-static inline void apr_atomic_set32(volatile apr_uint32_t *mem, apr_uint32_t val)
+static inline void apr_atomic_set32(volatile apr_uint32_t *mem,
+				    apr_uint32_t val)
 {
 	__atomic_store_n(mem, val, __ATOMIC_SEQ_CST);
 }

@@ -12,7 +12,10 @@ static inline long ua_add_return(long *addr, long v)
 #if defined(__x86_64__)
 	long r = v;
 
-	__asm__ __volatile__("lock; xaddq %0, %1" : "+r"(r), "+m"(*addr) : : "memory");
+	__asm__ __volatile__("lock; xaddq %0, %1"
+			     : "+r"(r), "+m"(*addr)
+			     :
+			     : "memory");
 	return r + v;
 #else
 	return __atomic_add_fetch(addr, v, __ATOMIC_SEQ_CST);
@@ -36,7 +39,8 @@ static inline void ua_ref_get(struct ua_ref *ref)
 	(void)ua_add_return(&ref->refcount, 1);
 }
 
-static inline void ua_ref_put(struct ua_ref *ref, void (*release)(struct ua_ref *))
+static inline void ua_ref_put(struct ua_ref *ref,
+			      void (*release)(struct ua_ref *))
 {
 	long res = ua_sub_return(&ref->refcount, 1);
 
@@ -52,8 +56,9 @@ struct completion {
 
 static void free_completion(struct ua_ref *ref)
 {
-	struct completion *c = (struct completion *)((char *)ref -
-						     offsetof(struct completion, ref));
+	struct completion *c =
+		(struct completion *)((char *)ref -
+				      offsetof(struct completion, ref));
 
 	track_gone(c);
 	free(c);

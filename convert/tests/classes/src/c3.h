@@ -9,7 +9,7 @@ void bucket_unref(struct bucket *b);
 
 struct texture;
 struct texture *texture_new(void);
-void texture_hold(struct texture *t, int n);	/* takes n references */
+void texture_hold(struct texture *t, int n); /* takes n references */
 void texture_unref(struct texture *t);
 
 struct completion;

@@ -26,7 +26,8 @@ static void item_unrefp(struct item **itp)
 struct item *item_new(void)
 {
 	__auto_type it = (struct item *)malloc(sizeof(struct item));
-	__attribute__((cleanup(item_unrefp), unused)) __typeof__(it) guard = NULL;
+	__attribute__((cleanup(item_unrefp), unused)) __typeof__(it) guard =
+		NULL;
 
 	if (!it)
 		return NULL;

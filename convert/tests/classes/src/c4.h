@@ -7,7 +7,7 @@ typedef struct conn conn;
 conn *conn_new(void);
 void conn_ref(conn *c);
 void conn_unref(conn *c);
-int conn_send(conn *c);		/* holds a reference of its own meanwhile */
+int conn_send(conn *c); /* holds a reference of its own meanwhile */
 
 struct req;
 struct req *req_new(const char *path);
@@ -18,6 +18,6 @@ struct item;
 struct item *item_new(void);
 void item_ref(struct item *it);
 void item_unref(struct item *it);
-int item_peek(struct item *it);	/* holds a reference of its own meanwhile */
+int item_peek(struct item *it); /* holds a reference of its own meanwhile */
 
 #endif

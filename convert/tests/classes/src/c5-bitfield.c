@@ -9,7 +9,7 @@
 static pthread_mutex_t tag_lock = PTHREAD_MUTEX_INITIALIZER;
 
 struct tag {
-	unsigned ref_cnt:7, borrowed:1;
+	unsigned ref_cnt : 7, borrowed : 1;
 	unsigned char kind;
 };
 

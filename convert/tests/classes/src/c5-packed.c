@@ -6,7 +6,7 @@
 #include "track.h"
 
 struct closure_bits {
-	unsigned int ref_count:15, floating:1, n_guards:16;
+	unsigned int ref_count : 15, floating : 1, n_guards : 16;
 };
 
 union closure_word {
@@ -29,7 +29,8 @@ static unsigned int closure_add(struct closure *c, int delta)
 		new = old;
 		new.bits.ref_count += delta;
 	} while (!__atomic_compare_exchange_n(&w->vint, &old.vint, new.vint, 0,
-					      __ATOMIC_ACQ_REL, __ATOMIC_RELAXED));
+					      __ATOMIC_ACQ_REL,
+					      __ATOMIC_RELAXED));
 	return new.bits.ref_count;
 }
 

@@ -6,17 +6,19 @@
 #include "c6.h"
 #include "track.h"
 
-#define new0(T, n)                                                     \
-	({                                                             \
-		size_t _size = sizeof(T) * (n);                        \
-		T *_p = malloc(_size);                                 \
-		if (_p)                                                \
-			memset(_p, 0, _size);                          \
-		_p;                                                    \
+#define new0(T, n)                                                             \
+	({                                                                     \
+		size_t _size = sizeof(T) * (n);                                \
+		T *_p = malloc(_size);                                         \
+		if (_p)                                                        \
+			memset(_p, 0, _size);                                  \
+		_p;                                                            \
 	})
 
-#define my_atomic_int_inc(p) ((void)__atomic_fetch_add((p), 1, __ATOMIC_SEQ_CST))
-#define my_atomic_int_dec_and_test(p) (__atomic_fetch_sub((p), 1, __ATOMIC_SEQ_CST) == 1)
+#define my_atomic_int_inc(p)                                                   \
+	((void)__atomic_fetch_add((p), 1, __ATOMIC_SEQ_CST))
+#define my_atomic_int_dec_and_test(p)                                          \
+	(__atomic_fetch_sub((p), 1, __ATOMIC_SEQ_CST) == 1)
 
 struct evsrc {
 	int priority;

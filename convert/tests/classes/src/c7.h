@@ -21,7 +21,8 @@ struct pipe {
 	atomic_uint refs;
 	int ends[2];
 };
-#define PIPE_REF(p) (atomic_fetch_add_explicit(&(p)->refs, 1, memory_order_relaxed), (p))
+#define PIPE_REF(p)                                                            \
+	(atomic_fetch_add_explicit(&(p)->refs, 1, memory_order_relaxed), (p))
 struct pipe *pipe_new(void);
 void pipe_unref(struct pipe *p);
 

@@ -5,7 +5,7 @@
 
 struct channel;
 struct channel *channel_new(void);
-int channel_subscribe(struct channel *c);	/* -1 when full */
+int channel_subscribe(struct channel *c); /* -1 when full */
 void channel_unsubscribe(struct channel *c);
 unsigned int channel_starts(struct channel *c);
 unsigned int channel_stops(struct channel *c);

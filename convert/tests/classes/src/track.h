@@ -4,9 +4,9 @@
 
 #include <stdbool.h>
 
-void track_born(const void *obj);	/* aborts if obj is already alive */
-void track_gone(const void *obj);	/* aborts if obj is not alive */
+void track_born(const void *obj); /* aborts if obj is already alive */
+void track_gone(const void *obj); /* aborts if obj is not alive */
 bool track_alive(const void *obj);
-unsigned long track_count(void);	/* objects alive now */
+unsigned long track_count(void); /* objects alive now */
 
 #endif

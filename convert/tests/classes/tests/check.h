@@ -11,13 +11,13 @@
 #define NTHREADS 4
 #define ITERATIONS 5000
 
-#define CHECK(expr)							\
-	do {								\
-		if (!(expr)) {						\
-			fprintf(stderr, "%s:%d: check failed: %s\n",	\
-				__FILE__, __LINE__, #expr);		\
-			exit(1);					\
-		}							\
+#define CHECK(expr)                                                            \
+	do {                                                                   \
+		if (!(expr)) {                                                 \
+			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, \
+				__LINE__, #expr);                              \
+			exit(1);                                               \
+		}                                                              \
 	} while (0)
 
 struct hammer {
@@ -58,7 +58,8 @@ static inline void hammer(void *obj, void (*get)(void *), void (*put)(void *))
 static inline int done(const char *name)
 {
 	if (track_count()) {
-		fprintf(stderr, "%s: %lu objects never destroyed\n", name, track_count());
+		fprintf(stderr, "%s: %lu objects never destroyed\n", name,
+			track_count());
 		return 1;
 	}
 	printf("%s: ok\n", name);
@@ -91,6 +92,7 @@ static inline int lifecycle_of(const char *name, void *obj, void (*get)(void *),
 }
 
 #define lifecycle(name, obj, get, put) lifecycle_of(name, obj, get, put, 1)
-#define lifecycle_serial(name, obj, get, put) lifecycle_of(name, obj, get, put, 0)
+#define lifecycle_serial(name, obj, get, put)                                  \
+	lifecycle_of(name, obj, get, put, 0)
 
 #endif

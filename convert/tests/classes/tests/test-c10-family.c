@@ -24,6 +24,7 @@ static void put_sink(void *o)
 
 int main(void)
 {
-	return lifecycle("c10-family mixer", mixer_new(), get_mixer, put_mixer) ||
+	return lifecycle("c10-family mixer", mixer_new(), get_mixer,
+			 put_mixer) ||
 	       lifecycle("c10-family sink", sink_new(), get_sink, put_sink);
 }

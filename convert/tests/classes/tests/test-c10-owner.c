@@ -40,10 +40,10 @@ int main(void)
 	b = blob_new();
 	CHECK(b);
 	store_add(st, b);
-	blob_unref(b);	/* 0, owned: alive */
+	blob_unref(b); /* 0, owned: alive */
 	CHECK(track_alive(b));
 	for (i = 0; i < 3; i++) {
-		CHECK(store_find(st) == b);	/* from 0 */
+		CHECK(store_find(st) == b); /* from 0 */
 		blob_ref(b);
 		blob_unref(b);
 		blob_unref(b);

@@ -24,6 +24,7 @@ static void put_pear(void *o)
 
 int main(void)
 {
-	return lifecycle("c2-generated apple", apple_new(), get_apple, put_apple) ||
+	return lifecycle("c2-generated apple", apple_new(), get_apple,
+			 put_apple) ||
 	       lifecycle("c2-generated pear", pear_new(), get_pear, put_pear);
 }

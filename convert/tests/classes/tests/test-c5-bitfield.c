@@ -25,5 +25,6 @@ static void put_label(void *o)
 int main(void)
 {
 	return lifecycle("c5-bitfield tag", tag_new(), get_tag, put_tag) ||
-	       lifecycle("c5-bitfield label", label_new(), get_label, put_label);
+	       lifecycle("c5-bitfield label", label_new(), get_label,
+			 put_label);
 }

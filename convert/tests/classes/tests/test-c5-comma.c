@@ -25,5 +25,6 @@ static void put_book(void *o)
 int main(void)
 {
 	return lifecycle("c5-comma shelf", shelf_new(), get_shelf, put_shelf) ||
-	       lifecycle_serial("c5-comma book", book_new(), get_book, put_book);
+	       lifecycle_serial("c5-comma book", book_new(), get_book,
+				put_book);
 }

@@ -14,5 +14,6 @@ static void put_closure(void *o)
 
 int main(void)
 {
-	return lifecycle("c5-packed closure", closure_new(), get_closure, put_closure);
+	return lifecycle("c5-packed closure", closure_new(), get_closure,
+			 put_closure);
 }

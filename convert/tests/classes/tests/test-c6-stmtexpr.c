@@ -14,5 +14,6 @@ static void put_evsrc(void *o)
 
 int main(void)
 {
-	return lifecycle("c6-stmtexpr evsrc", evsrc_new(), get_evsrc, put_evsrc);
+	return lifecycle("c6-stmtexpr evsrc", evsrc_new(), get_evsrc,
+			 put_evsrc);
 }

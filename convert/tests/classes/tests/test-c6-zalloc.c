@@ -14,5 +14,6 @@ static void put_stream(void *o)
 
 int main(void)
 {
-	return lifecycle("c6-zalloc stream", stream_new(), get_stream, put_stream);
+	return lifecycle("c6-zalloc stream", stream_new(), get_stream,
+			 put_stream);
 }

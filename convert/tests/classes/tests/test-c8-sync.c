@@ -7,7 +7,7 @@
 
 static const void *traced;
 static int last = -1;
-static atomic_int wrong;	/* a count below 1 traced while the test holds one */
+static atomic_int wrong; /* a count below 1 traced while the test holds one */
 
 static void record(const void *obj, int refs)
 {

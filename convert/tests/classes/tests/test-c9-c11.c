@@ -26,7 +26,8 @@ int main(void)
 		off(x);
 		CHECK(monitor_stops(x) == i - 1);
 		off(x);
-		CHECK(monitor_starts(x) == i && monitor_stops(x) == i && track_alive(x));
+		CHECK(monitor_starts(x) == i && monitor_stops(x) == i &&
+		      track_alive(x));
 	}
 	on(x);
 	hammer(x, on, off);

@@ -26,7 +26,8 @@ int main(void)
 		off(x);
 		CHECK(watch_stops(x) == i - 1);
 		off(x);
-		CHECK(watch_starts(x) == i && watch_stops(x) == i && track_alive(x));
+		CHECK(watch_starts(x) == i && watch_stops(x) == i &&
+		      track_alive(x));
 	}
 	on(x);
 	hammer(x, on, off);

@@ -26,7 +26,8 @@ int main(void)
 		off(x);
 		CHECK(channel_stops(x) == i - 1);
 		off(x);
-		CHECK(channel_starts(x) == i && channel_stops(x) == i && track_alive(x));
+		CHECK(channel_starts(x) == i && channel_stops(x) == i &&
+		      track_alive(x));
 	}
 	on(x);
 	hammer(x, on, off);
