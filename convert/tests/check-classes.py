@@ -172,6 +172,8 @@ def convert_class(tree, proj, m0, lib, log, mutant):
     if mutant == "convert-all":
         force_all(m)
     doc = cli.report_doc(m)
+    with open("%s%s.report.json" % (tree, "-" + mutant if mutant else ""), "w") as f:
+        json.dump(doc, f, indent=1)  # what the tool said, for whoever reads the failure
     try:
         with mutated_tool(mutant), contextlib.redirect_stdout(io.StringIO()):
             rewrite.apply(m, os.path.join(TOP, "include"))
