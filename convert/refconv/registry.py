@@ -187,6 +187,10 @@ def lib_names(prefix, macro):
         "inc_old": "__" + prefix + "_inc(%s, &%s)",
         "put_old": "%s = __" + prefix + "_dec_and_test(%s, &%s) ? 1 : %s",
         "create_old": "(" + prefix + "_set(%s, 1), 0)",
+        # ... and a kept NEW value (`v = add_and_fetch(...)`): the old
+        # value through oldp, then the step, so that V still holds the new
+        "inc_new": "(__" + prefix + "_inc(%s, &%s), %s += 1)",
+        "put_new": "%s = __" + prefix + "_dec_and_test(%s, &%s) ? 0 : %s - 1",
         "dec": prefix + "_dec(%s)",
         "read": prefix + "_read(%s)",
         "set": prefix + "_set(%s, %s)",

@@ -28,7 +28,8 @@ after the reading, and a converted tree built before is not built again.
 creation-as-inc and inc-as-set change the tool's output names (registry.
 lib_names); each rewrite mutant makes its mistake in the hand-converted
 file of its class too, so that it acts even where the tool converts
-nothing (new-as-old there only: the tool has no new-value form to break)."""
+nothing.  new-as-old gives a kept new value (`v = add_and_fetch()`) the
+forms of a kept old value."""
 
 import contextlib
 import copy
@@ -56,7 +57,7 @@ REWRITES = {
                         "refcount_set(&q->ref_count, 1);", "refcount_inc(&q->ref_count);"),
     "inc-as-set": ("inc", "_set(%s, 1)", "c7-public.c",
                    "refcount_inc(&c->refcount);", "refcount_set(&c->refcount, 1);"),
-    "new-as-old": (None, None, "c8-sync.c", "refs = old - 1;", "refs = old;"),
+    "new-as-old": ("new", None, "c8-sync.c", "refs = old - 1;", "refs = old;"),
 }
 MUTANTS = ("convert-all",) + tuple(REWRITES)
 
@@ -125,6 +126,10 @@ def mutated_tool(mutant):
 
         def wrong(prefix, macro):
             d = names(prefix, macro)
+            if what == "new":  # the kept new value's forms: the old value's
+                d["inc_new"] = d["inc_old"] + "%.0s"
+                d["put_new"] = d["put_old"]
+                return d
             d[what] = prefix + fmt
             if what == "create":
                 d["create_old"] = "(" + prefix + "_inc(%s), 0)"
