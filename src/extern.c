@@ -7,7 +7,9 @@
  * Each is the inline operation of <refcount/breed/saturating.h>, compiled
  * here once.  The cold path is told the caller of the exported function
  * (this function's return address), so that a report names the user's line,
- * as it does for the inline operations.
+ * as it does for the inline operations.  The functions are generated from
+ * the operations table of <refcount/refcount.h> (tools/gen-ops.py, make
+ * update-ops).
  */
 #include <refcount/report.h>
 

@@ -15,6 +15,9 @@
  * inline operations.  Other breeds are inline-only: selecting one here is
  * an #error.
  *
+ * The declarations are generated from the operations table of
+ * <refcount/refcount.h> (tools/gen-ops.py, make update-ops).
+ *
  * Internal to librefcount's headers; the API is <refcount/refcount.h>'s.
  */
 #ifndef REFCOUNT_IMPL_EXTERN_H
