@@ -68,8 +68,30 @@ INT = Type("refcount_t", "int", "unsigned int", "refcount_", "__REFCOUNT_",
 LONG = Type("refcount_long_t", "long", "unsigned long", "refcount_long_",
             "__REFCOUNT_LONG_", "REFCOUNT_LONG_IMMORTAL",
             "__REFCOUNT_LONG_BREED")
-FORMS = ("store", "read", "is_immortal", "breed", "put", "last_put")
-LONG_FORMS = ("same", "cas", "call", "-")
+# Each form, and what may follow its name: a word, a C memory order, "at".
+FORMS = {"store": ("value", "order"), "read": (), "is_immortal": (),
+         "breed": ("base?",), "put": ("at?",), "last_put": ("at?",)}
+LONG_FORMS = {"same": (), "cas": ("value", "value", "order"), "call": (),
+              "-": ()}
+ORDERS = ("relaxed", "consume", "acquire", "release", "acq_rel", "seq_cst")
+
+
+def check_form(line, words, forms, column):
+    """@words (a form and its details) is one of @forms, or fail."""
+    if not words or words[0] not in forms:
+        fail(line, f"{column} '{' '.join(words)}' is none of "
+             f"{', '.join(forms)}")
+    want, got = forms[words[0]], words[1:]
+    need = [w for w in want if not w.endswith("?")]
+    if not len(need) <= len(got) <= len(want):
+        fail(line, f"{column} '{' '.join(words)}': {words[0]} takes "
+             f"{' '.join(want) or 'nothing'}")
+    for w, g in zip(want, got):
+        if w == "order" and g not in ORDERS:
+            fail(line, f"{column} '{' '.join(words)}': '{g}' is no memory "
+                 f"order ({', '.join(ORDERS)})")
+        if w == "at?" and g != "at":
+            fail(line, f"{column} '{' '.join(words)}': '{g}' is not 'at'")
 
 
 class Op:
@@ -79,10 +101,8 @@ class Op:
         self.form, self.long = form.split(), long.split()
         if not re.fullmatch(r"[a-z][a-z0-9_]*", name):
             fail(line, f"operation '{name}' is not a C name")
-        if not self.form or self.form[0] not in FORMS:
-            fail(line, f"form '{form}' is none of {', '.join(FORMS)}")
-        if not self.long or self.long[0] not in LONG_FORMS:
-            fail(line, f"long '{long}' is none of {', '.join(LONG_FORMS)}")
+        check_form(line, self.form, FORMS, "form")
+        check_form(line, self.long, LONG_FORMS, "long")
         if self.long[0] == "same" and self.form[0] in ("put", "last_put"):
             fail(line, f"long 'same' of the out-of-line form '{form}': "
                  "refcount_long_t has no per-breed symbols (cas or call)")
@@ -123,7 +143,10 @@ def read_table(text):
             continue
         if len(cells) != 7:
             fail(i + 1, f"{len(cells) - 2} columns, not 5: {lines[i]!r}")
-        ops.append(Op(i + 1, *cells[1:6]))
+        op = Op(i + 1, *cells[1:6])
+        if any(o.name == op.name for o in ops):
+            fail(i + 1, f"operation '{op.name}' has a row already")
+        ops.append(op)
     if not ops:
         sys.exit(f"gen-ops: {HDR}: the operations table is empty")
     return ops
@@ -134,10 +157,9 @@ def attrs(op, ret):
         (" __refcount_must_check" if ret == "bool" else "")
 
 
-def word_body(op, ty):
-    """The body of a store, read, is_immortal or cas form on @ty."""
-    kind, w = (op.long if op.long[0] == "cas" and ty is LONG else op.form), \
-        ty.macro + "WORD"
+def word_body(kind, ty):
+    """The body of a store, read, is_immortal or cas form (@kind) on @ty."""
+    w = ty.macro + "WORD"
     load = "__atomic_load_n(&r->refs, __ATOMIC_RELAXED)"
     if kind[0] == "store":
         val = ty.imm if kind[1] == "IMMORTAL" else kind[1]
@@ -164,8 +186,10 @@ def body(op, ty, extern):
         kind = op.form[0]
     ret = "" if op.ret == "void" else "return "
     names = ", ".join(op.names())
-    if kind in ("store", "read", "is_immortal", "cas"):
-        return word_body(op, ty)
+    if kind in ("store", "read", "is_immortal"):
+        return word_body(op.form, ty)
+    if kind == "cas":
+        return word_body(op.long, ty)
     if kind == "breed":
         return "%s%s%s(%s, NULL);" % (ret, "__" + ty.pre, op.name, names)
     if kind == "call":
