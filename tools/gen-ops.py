@@ -108,6 +108,13 @@ class Op:
                  "refcount_long_t has no per-breed symbols (cas or call)")
         if ret not in ("void", "bool", "unsigned int"):
             fail(line, f"returns '{ret}': void, bool or unsigned int")
+        if not any(re.fullmatch(r"(const )?refcount_t \*r", a)
+                   for a in self.args):
+            fail(line, f"arguments '{args}': none is 'refcount_t *r'")
+        if ret != "bool" and (self.form[0] in ("put", "last_put") or
+                              self.long[0] in ("cas", "call")):
+            fail(line, f"returns '{ret}': form '{form}' and long '{long}' "
+                 "return bool")
 
     def names(self):
         """The argument names, in order."""
@@ -149,7 +156,22 @@ def read_table(text):
         ops.append(op)
     if not ops:
         sys.exit(f"gen-ops: {HDR}: the operations table is empty")
+    for op in ops:
+        check_base(op, ops)
     return ops
+
+
+def check_base(op, ops):
+    """A row 'breed BASE' names a breed row whose arguments are @i and its."""
+    if op.form[0] != "breed" or len(op.form) < 2:
+        return
+    base = next((o for o in ops if o.name == op.form[1]), None)
+    if not base or base.form[0] != "breed" or len(base.form) > 1:
+        fail(op.line, f"form '{' '.join(op.form)}': '{op.form[1]}' is no "
+             "row of the form 'breed'")
+    if base.args != ["int i"] + op.args or base.ret != op.ret:
+        fail(op.line, f"form '{' '.join(op.form)}': {op.form[1]} does not "
+             f"take 'int i, {', '.join(op.args)}' and return '{op.ret}'")
 
 
 def attrs(op, ret):
