@@ -309,26 +309,26 @@ __REFCOUNT_BEGIN_DECLS
  *	-		none
  *
  * BEGIN operations table
- * | operation            | returns      | arguments                               | form                   | long            |
- * |----------------------|--------------|-----------------------------------------|------------------------|-----------------|
- * | set                  | void         | refcount_t *r, int n                    | store n relaxed        | same            |
- * | set_release          | void         | refcount_t *r, int n                    | store n release        | same            |
- * | read                 | unsigned int | const refcount_t *r                     | read                   | same            |
- * | set_immortal         | void         | refcount_t *r                           | store IMMORTAL relaxed | same            |
- * | is_immortal          | bool         | const refcount_t *r                     | is_immortal            | same            |
- * | add_not_zero         | bool         | int i, refcount_t *r                    | breed                  | same            |
- * | inc_not_zero         | bool         | refcount_t *r                           | breed add_not_zero     | same            |
- * | add_not_zero_acquire | bool         | int i, refcount_t *r                    | breed                  | same            |
- * | inc_not_zero_acquire | bool         | refcount_t *r                           | breed add_not_zero_acquire | same        |
- * | add                  | void         | int i, refcount_t *r                    | breed                  | same            |
- * | inc                  | void         | refcount_t *r                           | breed add              | same            |
- * | sub_and_test         | bool         | int i, refcount_t *r                    | breed                  | same            |
- * | dec_and_test         | bool         | refcount_t *r                           | breed sub_and_test     | same            |
- * | dec                  | void         | refcount_t *r                           | breed                  | same            |
- * | dec_if_one           | bool         | refcount_t *r                           | put                    | cas 1 0 release |
- * | dec_not_one          | bool         | refcount_t *r                           | put at                 | call            |
- * | dec_and_mutex_lock   | bool         | refcount_t *r, pthread_mutex_t *lock    | last_put at            | -               |
- * | dec_and_lock         | bool         | refcount_t *r, pthread_spinlock_t *lock | last_put at            | -               |
+ * | operation            | returns      | arguments                               | form                       | long            |
+ * |----------------------|--------------|-----------------------------------------|----------------------------|-----------------|
+ * | set                  | void         | refcount_t *r, int n                    | store n relaxed            | same            |
+ * | set_release          | void         | refcount_t *r, int n                    | store n release            | same            |
+ * | read                 | unsigned int | const refcount_t *r                     | read                       | same            |
+ * | set_immortal         | void         | refcount_t *r                           | store IMMORTAL relaxed     | same            |
+ * | is_immortal          | bool         | const refcount_t *r                     | is_immortal                | same            |
+ * | add_not_zero         | bool         | int i, refcount_t *r                    | breed                      | same            |
+ * | inc_not_zero         | bool         | refcount_t *r                           | breed add_not_zero         | same            |
+ * | add_not_zero_acquire | bool         | int i, refcount_t *r                    | breed                      | same            |
+ * | inc_not_zero_acquire | bool         | refcount_t *r                           | breed add_not_zero_acquire | same            |
+ * | add                  | void         | int i, refcount_t *r                    | breed                      | same            |
+ * | inc                  | void         | refcount_t *r                           | breed add                  | same            |
+ * | sub_and_test         | bool         | int i, refcount_t *r                    | breed                      | same            |
+ * | dec_and_test         | bool         | refcount_t *r                           | breed sub_and_test         | same            |
+ * | dec                  | void         | refcount_t *r                           | breed                      | same            |
+ * | dec_if_one           | bool         | refcount_t *r                           | put                        | cas 1 0 release |
+ * | dec_not_one          | bool         | refcount_t *r                           | put at                     | call            |
+ * | dec_and_mutex_lock   | bool         | refcount_t *r, pthread_mutex_t *lock    | last_put at                | -               |
+ * | dec_and_lock         | bool         | refcount_t *r, pthread_spinlock_t *lock | last_put at                | -               |
  * END operations table
  */
 /* BEGIN generated by tools/gen-ops.py from refcount.h's table */
