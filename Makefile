@@ -57,6 +57,7 @@ include mk/lib.mk
 include mk/unit.mk
 include mk/sanitizers.mk
 include mk/man.mk
+include mk/ops.mk
 
 # The installed library: a static one, and a shared one from -fPIC objects.
 # The static one is PIC too, so that it can be bundled into a shared object

@@ -64,6 +64,7 @@ __refcount_inc_not_zero(refcount_t *r, int *oldp)
 	return __refcount_call(__refcount_full_inc_not_zero(r, oldp, false));
 }
 
+#define __REFCOUNT_HAVE_INC_NOT_ZERO_ACQUIRE 1
 static __refcount_inline __refcount_must_check bool
 __refcount_inc_not_zero_acquire(refcount_t *r, int *oldp)
 {
