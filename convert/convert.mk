@@ -66,5 +66,26 @@ check-convert-classes: $(B)/librefcount.a
 	python3 convert/tests/check-classes.py $(CURDIR)/$(B)/convert-classes \
 		--lib $(CURDIR)/$(B)/librefcount.a --mutants
 CHECK_TARGETS += check-convert-classes
+# The executable specification, convert/tests/shapes/ (one shape per file,
+# its own tests and truth.json): applied to a copy, built against the
+# library and tested with REFCOUNT_REPORT_LOG; every test passes with an
+# empty log, no trap and no count that truth says is unsafe is converted.
+# How many of its safe counts are converted is printed (its goal: all of
+# them).  The mutants that act on what the tool converts there today must
+# fail it: every candidate converted, an increment as a set.
+SHAPES_MUTANTS = convert-all inc-as-set
+.PHONY: check-convert-shapes
+check-convert-shapes: $(B)/librefcount.a
+	@$(NEED) coccinelle python3 python3-clang-14 libclang-14-dev
+	python3 convert/tests/check-classes.py $(CURDIR)/$(B)/convert-shapes \
+		--tree convert/tests/shapes --lib $(CURDIR)/$(B)/librefcount.a
+	@for m in $(SHAPES_MUTANTS); do \
+		! python3 convert/tests/check-classes.py $(CURDIR)/$(B)/convert-shapes-$$m \
+			--tree convert/tests/shapes --lib $(CURDIR)/$(B)/librefcount.a \
+			--mutant $$m >/dev/null || \
+			{ echo "check-convert-shapes: the $$m mutant passed"; exit 1; }; \
+	done
+	@echo "check-convert-shapes: the $(SHAPES_MUTANTS) mutants fail it, as they must"
+CHECK_TARGETS += check-convert-shapes
 
 include convert/lab/lab.mk

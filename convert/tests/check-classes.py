@@ -45,7 +45,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.dirname(os.path.dirname(HERE))
-FIX = os.path.join(HERE, "classes")
+FIX = os.path.join(HERE, "classes")  # or --tree: a tree of one project (shapes/)
 sys.path.insert(0, os.path.dirname(HERE))
 from refconv import cli, model, registry, rewrite  # noqa: E402
 
@@ -69,9 +69,10 @@ def sh(cmd, cwd, env=None):
 
 
 def assemble(dest, cls):
-    """A copy of the fixture with class CLS's disguises only (all if None)."""
+    """A copy of the fixture with class CLS's disguises only (all if None,
+    or in a tree of one project)."""
     shutil.rmtree(dest, ignore_errors=True)
-    if cls is None:
+    if cls is None or WHOLE:
         shutil.copytree(FIX, dest, ignore=shutil.ignore_patterns("converted"))
         return dest
     for f in COMMON:
@@ -85,6 +86,8 @@ def assemble(dest, cls):
 
 
 BUILT = {}  # a tree's sources: what its build and tests gave
+WHOLE = False  # --tree: the tree is one project, copied whole
+NAME = "check-convert-classes"  # what the lines it prints begin with
 
 
 def build_and_test(tree, lib, log):
@@ -152,9 +155,15 @@ def force_all(m):
         fam.refused = []
 
 
+def declared(row):
+    """A row's declaration, file:line: its "declared", or a trap's "what"
+    that begins with it (the corpus format)."""
+    return row.get("declared") or row["what"].split(",")[0].split()[0]
+
+
 def matches(row, c):
     return c["field"] in [row["field"]] + row.get("aliases", []) or \
-        c["where"] == row["declared"]
+        c["where"] == declared(row)
 
 
 def changed_lines(old, new):
@@ -172,7 +181,7 @@ def convert_class(tree, proj, m0, lib, log, mutant):
     counts, convert_safe counts, their names)."""
     assemble(tree, proj["project"])
     before = {f: open(os.path.join(tree, f)).read() for f in
-              {r["declared"].split(":")[0] for r in proj["counts"] + proj["traps"]}}
+              {declared(r).split(":")[0] for r in proj["counts"] + proj["traps"]}}
     m = copy.deepcopy(m0)
     if mutant == "convert-all":
         force_all(m)
@@ -189,15 +198,16 @@ def convert_class(tree, proj, m0, lib, log, mutant):
                for f, t in before.items()}
 
     def converted(row):
-        f, line = row["declared"].split(":")
+        f, line = declared(row).split(":")
         return int(line) in changed[f] or any(
             c["decision"] == "convert" and matches(row, c) for c in doc["candidates"])
     for t in proj["traps"]:
         if converted(t):
-            bad.append("trap %s (%s) converted" % (t["field"], t["disguise"]))
+            bad.append("trap %s (%s) converted" % (t["field"], t.get("disguise", t["what"][:40])))
     for c in proj["counts"]:
         if not c["convert_safe"] and converted(c):
-            bad.append("%s (%s, convert_safe false) converted" % (c["field"], c["disguise"]))
+            bad.append("%s (%s, convert_safe false) converted" % (
+                c["field"], c.get("disguise", declared(c))))
     for c in doc["candidates"]:
         if c["decision"] == "convert" and not any(matches(r, c) for r in proj["counts"]):
             bad.append("%s (%s) marked convert, and it is no count" % (c["field"], c["where"]))
@@ -212,7 +222,7 @@ def read_class(tree, cls):
     assemble(tree, cls)
     rc, out = sh(["make", "-s", "compdb"], tree)
     if rc:
-        raise SystemExit("check-convert-classes: %s: make compdb: %s" % (cls, out))
+        raise SystemExit(NAME + ": %s: make compdb: %s" % (cls, out))
     return model.build(tree)
 
 
@@ -221,6 +231,8 @@ def oracles(work, lib, mutant):
     (a right conversion passes the tests); a rewrite mutant makes its
     mistake in its class's file."""
     bad = []
+    if not os.path.isdir(os.path.join(FIX, "converted")):
+        return bad
     for name in sorted(os.listdir(os.path.join(FIX, "converted"))):
         cls = name.split("-")[0]
         tree = assemble(os.path.join(work, "converted-" + cls), cls)
@@ -248,11 +260,11 @@ def run(work, truth, models, lib, mutant):
                                             os.path.join(work, cls + ".log"), mutant)
         total[0] += n
         total[1] += of
-        print("check-convert-classes: %-3s %-62s %d/%d convert_safe counts converted%s%s" % (
+        print(NAME + ": %-3s %-62s %d/%d convert_safe counts converted%s%s" % (
             cls, proj["shape"][:62], n, of, " (%s)" % names if names else "",
             "; UNSAFE: " + "; ".join(fails) if fails else ""))
         bad += ["%s: %s" % (cls, x) for x in fails]
-    print("check-convert-classes: %d/%d convert_safe counts converted (not asserted)" %
+    print(NAME + ": %d/%d convert_safe counts converted (not asserted)" %
           tuple(total))
     return bad
 
@@ -274,34 +286,34 @@ def main(work, mutants, lib):
     rc, out = sh(["make", "-s", "check", "CFLAGS=-O2 -Wall -Wextra -Werror"], plain)
     if rc:
         print(out)
-        print("check-convert-classes: FAILED: the unconverted fixture's tests fail")
+        print(NAME + ": FAILED: the unconverted fixture's tests fail")
         return 1
     models = {p["project"]: read_class(os.path.join(work, p["project"]), p["project"])
               for p in truth["projects"]}
     status, seen = 0, set()
     for mutant in mutants:
         if mutant:
-            print("check-convert-classes: the %s mutant" % mutant)
+            print(NAME + ": the %s mutant" % mutant)
         bad = run(work, truth, models, lib, mutant)
         if not mutant:
             seen = test_failures(bad)
             if bad:
-                print("check-convert-classes: FAILED:\n  %s" % "\n  ".join(bad))
+                print(NAME + ": FAILED:\n  %s" % "\n  ".join(bad))
                 status = 1
             else:
-                print("check-convert-classes: the unconverted tree and the hand-converted "
+                print(NAME + ": the unconverted tree and the hand-converted "
                       "files pass; every class converted safely")
             continue
         new = sorted(test_failures(bad) - seen)
         if len(mutants) == 1:  # the mutant alone: it fails the run, as it must
-            print("check-convert-classes: FAILED (mutant %s):\n  %s" % (mutant, "\n  ".join(bad))
-                  if bad else "check-convert-classes: the %s mutant passed" % mutant)
+            print(NAME + ": FAILED (mutant %s):\n  %s" % (mutant, "\n  ".join(bad))
+                  if bad else NAME + ": the %s mutant passed" % mutant)
             return 1 if bad else 0
         if new:
-            print("check-convert-classes: the %s mutant fails, as it must: %s" % (
+            print(NAME + ": the %s mutant fails, as it must: %s" % (
                 mutant, "; ".join(new)))
         else:
-            print("check-convert-classes: FAILED: the %s mutant fails no test that "
+            print(NAME + ": FAILED: the %s mutant fails no test that "
                   "the tool as it is passes" % mutant)
             status = 1
     return status
@@ -310,6 +322,19 @@ def main(work, mutants, lib):
 if __name__ == "__main__":
     args = sys.argv[1:]
     opt = lambda o, d: args[args.index(o) + 1] if o in args else d
+    if "--tree" in args:  # one project's tree, with truth.json (shapes/)
+        FIX, WHOLE = os.path.abspath(opt("--tree", None)), True
+        NAME = "check-convert-" + os.path.basename(FIX)
+        if not os.path.isfile(os.path.join(FIX, "truth.json")):
+            sys.exit("check-classes.py: --tree %s: no truth.json there" % FIX)
+    some = [x for x in args if x.startswith("--mutants=")]
+    if some:  # --mutants=A,B: these mutants only
+        MUTANTS = tuple(x for x in some[0].split("=", 1)[1].split(",") if x)
+        bad = [x for x in MUTANTS if x not in ("convert-all",) + tuple(REWRITES)]
+        if bad:
+            sys.exit("check-classes.py: --mutants: no mutant %s (%s)" % (
+                ", ".join(bad), "|".join(("convert-all",) + tuple(REWRITES))))
+        args.append("--mutants")
     m = opt("--mutant", None)
     if m is not None and m not in MUTANTS:
         sys.exit("check-classes.py: --mutant %s" % "|".join(MUTANTS))
