@@ -42,7 +42,9 @@ def field_doc(root, fm):
                            sentinel=x["sentinel"]) for x in fm["initialisers"]],
         sets=[dict(at=loc(x), value=x["value"]) for x in fm["sets"]],
         noops=["%s %s()" % (loc(x), x["op"]) for x in fm.get("noops", [])],
-        creations=["%s (%s)" % (loc(x), ", ".join(x["sources"])) for x in fm["creations"]],
+        creations=["%s (%s)" % (loc(x), ", ".join(x["sources"])) for x in fm["creations"]] +
+        ["%s (%s(%s) on a fresh object: the creation there, the get kept)" % (
+            loc(x), x["fn"], x["arg"]) for x in fm.get("call_creations", [])],
         frees_on_le0=[x["at"] for x in
                       [dict(at=loc(s)) for s in fm["sites"]
                        if s["cmp"] in ("<=", "<") and s["meaning"] == "last"]],

@@ -56,13 +56,58 @@ def is_null(expr):
 
 
 def zero_macros(defs):
-    """Macros whose body is one call of a zeroing allocator (dbus_new0)."""
+    """Macros whose result is zeroed memory: one call of a zeroing
+    allocator (dbus_new0) or a zero fill, or a statement expression whose
+    value is a variable it zero-filled or assigned a zeroing allocation
+    (`({ void *p = malloc(n); ...; memset(p, 0, n); p; })`)."""
     out = {}
     for name, params, body, _f, _a, _b in defs:
         if params is not None and (call_name(body) in registry.ZALLOC or
-                                   call_name(body) == ZERO_FILL):
+                                   call_name(body) == ZERO_FILL or
+                                   _zeroed_value(body)):
             out[name] = "allocator"
     return out
+
+
+def _zeroed_value(body):
+    """BODY is a statement expression whose value, its last statement `V;`,
+    is zero-filled (`memset(V, 0, ...)`) or assigned a zeroing allocator's
+    result in it."""
+    m = re.search(r"\(\s*\{(.*);\s*\(?\s*(\w+)\s*\)?\s*;\s*\}\s*\)", body, re.S)
+    return bool(m) and zero_filled(m.group(1), m.group(2))
+
+
+def _fill_re(var):
+    return re.compile(r"\bmemset\s*\(\s*\(?\s*(?:\([\w\s*]+\)\s*)?%s\s*\)?\s*,\s*"
+                      r"(?:0|'\\0'|0x0)\s*," % re.escape(var))
+
+
+def zero_filled(text, var):
+    """TEXT (a statement expression's statements) zero-fills VAR
+    (`memset(V, 0, N)`) or assigns it a zeroing allocator's result."""
+    return _fill_re(var).search(text) is not None or re.search(
+        r"\b%s\s*=\s*(?:\([\w\s*]+\)\s*)?(?:%s)\s*\(" % (
+            re.escape(var), "|".join(registry.ZALLOC)), text) is not None
+
+
+def _filled_between(f, first, last, var):
+    """Between lines FIRST (VAR's assignment) and LAST (the get or the
+    return) of F, a statement `memset(VAR, 0, N);` at the assignment's own
+    level, with no line between them that leaves that block: the fill runs
+    on every path from the assignment (`p = malloc(n); memset(p, 0, n);`)."""
+    lines = scan.read(f).split("\n")[first - 1:last]
+    if not lines:
+        return False
+    indent = lambda t: len(t) - len(t.lstrip())
+    level = indent(lines[0])
+    for t in lines[1:]:
+        if t.strip() and indent(t) < level:
+            return False
+        if indent(t) == level and re.match(r"\s*\(?void\)?\s*", t) and \
+                _fill_re(var).match(t.strip().lstrip("(void)").strip()) and \
+                t.rstrip().endswith(";"):
+            return True
+    return False
 
 
 def _touches(uses, f, base, first, last, readops):
@@ -132,6 +177,8 @@ def zero_sources(facts, defs, uses=(), readops=()):
                     n = call_name(r)
                     if is_null(r):
                         continue
+                    if n not in zero and _filled_between(pos[0], q, pos[1], base):
+                        n = ZERO_FILL  # p = malloc(n); memset(p, 0, n); return p;
                     if n in zero and not _touches(uses, pos[0], base, q, pos[1], readops):
                         kind = "asserted" if zero[n] == "asserted" else kind
                     elif (pos, q) not in noassert and \
@@ -196,6 +243,8 @@ def creations(fm, facts, zero, uses, readops):
                 n = call_name(r)
                 if is_null(r):
                     continue
+                if n not in zero and _filled_between(s["file"], q, s["line"], base):
+                    n = ZERO_FILL
                 if n not in zero:
                     why = "%s = %s (line %d) is not a zeroing allocation" % (
                         base, " ".join(r.split()), q)
@@ -207,7 +256,8 @@ def creations(fm, facts, zero, uses, readops):
                 sources.append(n + (" (asserted 0)" if zero[n] == "asserted" else ""))
         if why or not sources:
             s["not_created"] = why or "only NULL reaches it"
-            if any(call_name(r) in zero for r, _q, _b in defs.get(pos, ())):
+            if any(call_name(r) in zero or _filled_between(s["file"], q, s["line"], b)
+                   for r, q, b in defs.get(pos, ())):
                 s["from0"] = s["from0"] or "a zeroing allocation reaches it on some path"
             continue
         fm["creations"].append(dict(file=s["file"], line=s["line"], col=s["col"],
@@ -288,19 +338,22 @@ def prove_params(fields, fns, out, zero, files, uses=(), readops=()):
     # functions called_only() keeps: the calls of one whose address is
     # taken are not read (convert/README.md, "Limits"), so the answer must
     # not depend on whether a run happened to read them
-    fresh, seen = {}, [fn for fn in fns if not _used_not_called(fn, text)]
+    fresh, seen, at = {}, [fn for fn in fns if not _used_not_called(fn, text)], {}
     for pos in sorted(calls):
         fn = next((fn for fn in seen if fn not in proven and _call_at(pos, fn)), None)
         rs = calls[pos]
-        if fn is None or fn in fresh or pos in undef or not any(
+        if fn is None or pos in undef or not any(
                 call_name(r) in zero for r, _q, _e in rs):
             continue
         if all(is_null(r) or (call_name(r) in zero and not _touches(
                 uses, pos[0], e, q, pos[1], readops)) for r, q, e in rs):
-            fresh[fn] = pos
+            fresh.setdefault(fn, pos)
+            at.setdefault(fn, []).append((pos, rs[0][2]))
     for fm in fields.values():
         for s in fm["sites"]:
             pc = s.get("param_creation")
+            if pc and pc[0] in fresh and _creates_at_calls(fm, pc, at[pc[0]], files):
+                continue  # each fresh call is the creation; the get stays a get
             if pc and pc[0] in fresh:
                 f, line, _c = fresh[pc[0]]
                 s["from0"] = s["from0"] or "a fresh object reaches it through " \
@@ -312,6 +365,31 @@ def prove_params(fields, fns, out, zero, files, uses=(), readops=()):
                     file=s["file"], line=s["line"], col=s["col"], base=s["base"],
                     op=s["op"], sources=["%s's callers: %s" % (pc[0], ", ".join(
                         proven[pc[0]]))]))
+
+
+def _creates_at_calls(fm, pc, calls, files):
+    """The get PC (function, parameter index) of FM is pure, and every call
+    that passes it a fresh object can be rewritten as the creation
+    (callcreate.py): record them in fm["call_creations"]."""
+    from . import callcreate
+    from .release import named_release
+    pure = callcreate.pure_get(files, pc[0], pc[1], fm["field"])
+    # the final put frees the object by a call that says so (free, a
+    # destroy or release function or callback), not a callback of another
+    # name (`b->done(b)`: a completion, after which the object may be
+    # counted from 0 again, a counter's life)
+    if not pure or not named_release(fm):
+        return False
+    out = []
+    for (f, line, col), arg in calls:
+        if callcreate.rewrite(scan.read(f), line, pc[0], arg.strip(), fm["field"],
+                              "refcount", *pure) is None:
+            return False
+        out.append(dict(file=f, line=line, col=col, fn=pc[0], arg=arg.strip(),
+                        returns=pure[0], tests=pure[1]))
+    fm.setdefault("call_creations", []).extend(
+        x for x in out if x not in fm.get("call_creations", []))
+    return True
 
 
 def _call_at(pos, fn):

@@ -92,10 +92,13 @@ def build(root, work=None, extra=None):
     # declare the field through the family's macro), never a use of a
     # same-named field of a struct declared plainly
     wrapper_defs += family.own_defs(fams)
+    # a call of a count type's operation (`PIX_REF_INC(&s->ref)`) is the
+    # family's use, judged with it, never a use of a field of that name
+    fam_ops = {n for fam in fams.values() if fam.kind == "type" for n in fam.ops}
     sites, unknown = [], []
     for _, ctx, name, es, cop, const, f, line, col, var, vtype in rows:
         line = int(line)
-        if A.in_defs(wrapper_defs, f, line):
+        if A.in_defs(wrapper_defs, f, line) or name in fam_ops:
             continue
         op = ops[name]
         args = A.split_args(es)

@@ -57,6 +57,15 @@ def _release_after(fm):
                               lasts[0]["line"])
 
 
+def named_release(fm):
+    """The release after FM's final put is a call whose name says it frees
+    (registry.RELEASE_WORDS: free, destroy, release, unref...), not only a
+    callback through the object."""
+    rel = _release_after(fm)[0]
+    return bool(rel) and re.search(registry.RELEASE_WORDS, rel["call"].split("->")[-1]) \
+        is not None
+
+
 def _release_gap(fm):
     return _release_after(fm)[1]
 

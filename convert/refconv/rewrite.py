@@ -230,6 +230,7 @@ def apply_families(m):
 
 
 def apply(m, incdir):
+    from . import callcreate
     root = m["root"]
     from .family import covers
     done, headers = apply_families(m)
@@ -298,6 +299,11 @@ def apply(m, incdir):
         for d in _decls(fm):  # every declaration of the key, each retyped
             edits[d["file"]] = retype(text(d["file"]), d, field, t)
             needs.setdefault(d["file"], set()).add("types")
+        for cc in fm.get("call_creations", []):  # a pure get on a fresh object
+            edits[cc["file"]] = callcreate.rewrite(
+                text(cc["file"]), cc["line"], cc["fn"], cc["arg"], field, P,
+                cc["returns"], cc["tests"])
+            needs.setdefault(cc["file"], set()).add("ops")
         for name, op in m["mwraps"].items():
             if op.field != field:
                 continue
