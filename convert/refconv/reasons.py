@@ -33,12 +33,12 @@ CATALOGUE = [Entry(*e) for e in (
      "no release of {obj} follows a final put",
      "a release of the object after its final put, in the same function"),
     # the declaration
-    ("declared-twice", "one name declared in several structs",
+    ("declared-twice", "one name declared several ways",
      r"^declared in (?P<n>\d+) structs \((?P<structs>.*)\)$",
-     "the name is declared in {n} structs ({structs}), and the uses are "
-     "not told apart by struct",
-     "every operation typed by its struct (no macro that hides the "
-     "type), or one struct declaring the name, with one type"),
+     "declared {n} times ({structs}), by different structs or with different "
+     "types: one conversion cannot serve them all",
+     "one struct name and one type for every declaration of the field, or a "
+     "field name of its own for each"),
     ("no-width", "no refcount type of its width",
      r"^no library type of the width of '(?P<type>.*)'$",
      "its type `{type}` has no refcount type of the same width",
@@ -201,7 +201,8 @@ def read(reason):
             words = {k: v for k, v in g.groupdict().items() if v is not None}
             return (e.code, words.get("at") or at, e.says.format(**words),
                     e.to_convert.format(**words))
-    return "other", at, text, "what the reason names, removed or rewritten"
+    return "other", at, text, "what the reason names, changed (a reason not yet " \
+        "worded in reasons.py)"
 
 
 def heading(code):

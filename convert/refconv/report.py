@@ -8,7 +8,7 @@ count, then each count's inventory, then a summary."""
 import os
 import re
 import sys
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field as dc_field
 from typing import List, Optional
 
 from . import reasons as R, scan
@@ -71,17 +71,17 @@ class Candidate:
     reason: str     # the decision's own reasons, joined by "; "
     type: Optional[str]
     to: Optional[str]
-    operations: List[Operation] = field(default_factory=list)
-    plain: List[Plain] = field(default_factory=list)
-    reads: List[str] = field(default_factory=list)
-    sentinels: List[Sentinel] = field(default_factory=list)
-    initialisers: List[Initialiser] = field(default_factory=list)
-    sets: List[Store] = field(default_factory=list)
-    noops: List[str] = field(default_factory=list)
-    creations: List[str] = field(default_factory=list)
-    frees_on_le0: List[str] = field(default_factory=list)
-    releases: List[str] = field(default_factory=list)
-    findings: List[Finding] = field(default_factory=list)
+    operations: List[Operation] = dc_field(default_factory=list)
+    plain: List[Plain] = dc_field(default_factory=list)
+    reads: List[str] = dc_field(default_factory=list)
+    sentinels: List[Sentinel] = dc_field(default_factory=list)
+    initialisers: List[Initialiser] = dc_field(default_factory=list)
+    sets: List[Store] = dc_field(default_factory=list)
+    noops: List[str] = dc_field(default_factory=list)
+    creations: List[str] = dc_field(default_factory=list)
+    frees_on_le0: List[str] = dc_field(default_factory=list)
+    releases: List[str] = dc_field(default_factory=list)
+    findings: List[Finding] = dc_field(default_factory=list)
     evidence: str = ""    # the first finding's FILE:LINE
     to_convert: str = ""  # the first finding's remedy
 
@@ -199,18 +199,18 @@ def _plain_does(w):
         ("only under #if " + " && ".join(w["cond"])) if w["cond"] else "in every build")
 
 
-def _proven(root, fm, loc):
+def _proven(fm, loc):
     """The convert verdict's finding: the final put and the release of the
     object after it (the one the decision read, release.py)."""
     puts = [s for s in fm["sites"] if s["meaning"] == "last"] + [
         s for s in fm["sites"] if s["meaning"] == "notlast"]
-    rel_ = _release_after(fm)[0] or (fm["releases"] or [None])[0]
-    before = [s for s in puts if rel_ and s["file"] == rel_["file"] and
-              s["line"] <= rel_["line"]]
+    release = _release_after(fm)[0] or (fm["releases"] or [None])[0]
+    before = [s for s in puts if release and s["file"] == release["file"] and
+              s["line"] <= release["line"]]
     put = max(before, key=lambda s: s["line"]) if before else (puts or [None])[0]
-    at = loc(put) if put else loc(rel_) if rel_ else ""
+    at = loc(put) if put else loc(release) if release else ""
     return [Finding("proven", at, R.PROVEN + (": %s() at %s" % (
-        rel_["call"], loc(rel_)) if rel_ else ""), "")]
+        release["call"], loc(release)) if release else ""), "")]
 
 
 def _findings(fm, loc):
@@ -258,7 +258,7 @@ def field_doc(root, fm):
         # reason relies on
         releases=sorted({"%s:%d %s()" % (rel(root, x["file"]), x["line"], x["call"])
                          for x in fm["releases"] + relied_release(fm)}))
-    return c.judge(_findings(fm, loc) if fm["reasons"] else _proven(root, fm, loc))
+    return c.judge(_findings(fm, loc) if fm["reasons"] else _proven(fm, loc))
 
 
 def abstractions(m):
@@ -287,22 +287,30 @@ def abstractions(m):
 
 
 def _direction(m, name):
-    """The sign of an operation's step, by the model's own reading of the
-    name (a primitive, a wrapper, a convention read on the compiled code):
-    +1, -1, or None when unknown."""
+    """An operation's step as the model reads the name (a primitive, a
+    wrapper, a convention read on the compiled code): +1 or -1, ("arg", +1
+    or -1) when an argument gives the step (its sign for an argument of 1),
+    or None when unknown."""
     name = name if name in m["ops"] else re.sub(r"_\d+$", "", name)
     o = m["ops"].get(name) or m["mwraps"].get(name) or m["fwraps"].get(name)
     d = o.delta if o else ((m.get("compiler") or {}).get("conventions") or {}).get(
         name, (None, None, None))[2]
-    sign = d if isinstance(d, int) else d[-1] if isinstance(d, (tuple, list)) else None
-    return (sign > 0) - (sign < 0) if isinstance(sign, int) and sign else None
+    if isinstance(d, int):
+        return (d > 0) - (d < 0) or None
+    if isinstance(d, (tuple, list)) and isinstance(d[-1], int) and d[-1]:
+        return ("arg", (d[-1] > 0) - (d[-1] < 0))
+    return None
 
 
 def _seen_does(m, o):
-    """A compiler's-view operation in words (its lifecycle not classified)."""
+    """A compiler's-view operation in words (its lifecycle not classified):
+    an increment or a decrement when the step is fixed, an addition or a
+    subtraction of an argument (whose sign is not read) otherwise."""
     k = o["kind"]
     if k == "add":
-        k = {+1: "increment", -1: "decrement"}.get(
+        k = {+1: "increment", -1: "decrement",
+             ("arg", +1): "atomic addition of an argument",
+             ("arg", -1): "atomic subtraction of an argument"}.get(
             _direction(m, o["op"]), "atomic arithmetic")
     return {"load": "read", "store": "store", "swap": "exchange",
             "bits": "bit operation"}.get(k, k) + ", not classified as a get or a put"

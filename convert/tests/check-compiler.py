@@ -143,15 +143,16 @@ def discovery(work, mutant):
 def words(work):
     """The report of what only the compiler's view found names each
     operation by its direction as the model reads it (ext_dec: step -1, a
-    decrement; __atomic_add_fetch: an increment), never "add"; and its text
-    reads as a person reads it."""
+    decrement; __atomic_sub_fetch: a subtraction of its argument), never
+    "add"; and its text reads as a person reads it."""
     doc = report.report_doc(model.build(work))
     bad = text_problems(doc, "discovery")
     said = {(o["op"], o["does"].split(",")[0]) for c in doc["candidates"]
             if c["idiom"].startswith("atomic arithmetic as the compiler")
             for o in c["operations"]}
-    for want in (("ext_dec", "decrement"), ("__atomic_add_fetch", "increment"),
-                 ("__atomic_sub_fetch", "decrement")):
+    for want in (("ext_dec", "decrement"),
+                 ("__atomic_add_fetch", "atomic addition of an argument"),
+                 ("__atomic_sub_fetch", "atomic subtraction of an argument")):
         if want not in said:
             bad.append("%s not said as %s: %s" % (want + (sorted(said),)))
     return bad
@@ -178,6 +179,7 @@ def attribution(work):
     # without the compiler's view: each untyped use counts against both
     os.unlink(os.path.join(work, "compile_commands.json"))
     doc = report.report_doc(model.build(work))
+    bad += text_problems(doc, "attrib without a compile database")
     for c in doc["candidates"]:
         if c["decision"] == "convert" or "read.c:16: a use that could not be " \
                 "attributed" not in c["reason"]:
@@ -198,7 +200,7 @@ def unread(work):
     lines = sorted(r.split(":")[1] for r in why if "not accounted for" in r)
     if dec != "report-only" or lines != ["21", "22", "23"]:
         return ["obj.refcount's unread `.` uses not accounted for: %s, %s" % (dec, why)]
-    return []
+    return text_problems(doc, "unread")
 
 
 def typed(work):

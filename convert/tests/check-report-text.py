@@ -5,11 +5,13 @@ a person reads them (convert/README.md, "Reading the report"):
 - no Python value: None, True, False, [], {}, a quoted string, a list or
   tuple of strings, an object's repr;
 - each operation says what it does in the report's words (get, put, read,
-  creation; increment, decrement, atomic arithmetic, store, exchange or bit
-  operation for what only the compiler's view found): never the model's
+  creation; increment, decrement, atomic addition or subtraction, atomic
+  arithmetic, store, exchange or bit operation for what only the compiler's
+  view found): never the model's
   shorthand (inc, dec, last, notlast) nor "add";
 - one line per count, convert or report-only, each report-only one saying
-  what would make it convertible;
+  what would make it convertible; every reason worded by the catalogue
+  (convert/refconv/reasons.py);
 - the summary's counts are those lines' counts, and its groups add up to
   the report-only ones.
 
@@ -25,9 +27,11 @@ REPR = [(re.compile(p), what) for p, what in (
     (r"[\[(]['\"]", "a Python list or tuple of strings"),
     (r"(?<![\w`])'[^'\n]*'(?!\w)", "a quoted string"),
     (r"object at 0x", "an object's repr"),
+    (r"not yet worded in reasons\.py", "a reason the catalogue (reasons.py) lacks"),
 )]
 DOES = re.compile(r"^(get|put|read|creation|increment|decrement|atomic arithmetic|"
-                  r"store|exchange|bit operation|operation)\b")
+                  r"atomic addition|atomic subtraction|store|exchange|bit operation|"
+                  r"operation)\b")
 PLAIN = re.compile(r"^(get by a plain \+\+|put by a plain --)")
 COUNT = re.compile(r"^(convert|report-only)  +\S+  +\S+:\d+  +(.*)$")
 SUMMARY = re.compile(r"^summary: (\d+) found, (\d+) converted, (\d+) report-only$")
