@@ -13,9 +13,16 @@ from collections import namedtuple
 
 Entry = namedtuple("Entry", "code heading pattern says to_convert")
 
-# what every convert verdict rests on
+# what a convert verdict rests on: a release of the object after a put
+# tested as the final one; where no put is tested so (only for references
+# remaining, or not at all), a release-like call on a path after a put, or
+# none (said, not claimed)
 PROVEN = "every use is a get, a put, a read or a creation, and a release " \
     "of the object follows its final put"
+PROVEN_AFTER_PUT = "every use is a get, a put, a read or a creation, and a " \
+    "release-like call follows a put %s"
+PROVEN_NO_RELEASE = "every use is a get, a put, a read or a creation; no put " \
+    "is tested as the final one, and no release-like call follows one"
 FAMILY_PROVEN = "every use goes through the family %s, whose puts are tested " \
     "and followed by a release: re-implemented on refcount_t in %s, its call " \
     "sites unchanged"

@@ -201,16 +201,24 @@ def _plain_does(w):
 
 def _proven(fm, loc):
     """The convert verdict's finding: the final put and the release of the
-    object after it (the one the decision read, release.py)."""
+    object after it (the one the decision read, release.py); without a put
+    tested as the final one, the release-like call recorded after a put."""
     puts = [s for s in fm["sites"] if s["meaning"] == "last"] + [
-        s for s in fm["sites"] if s["meaning"] == "notlast"]
-    release = _release_after(fm)[0] or (fm["releases"] or [None])[0]
+        s for s in fm["sites"] if s["meaning"] in ("notlast", "dec")]
+    release = _release_after(fm)[0]
+    recorded = not release and fm["releases"]
+    release = release or (fm["releases"] or [None])[0]
     before = [s for s in puts if release and s["file"] == release["file"] and
               s["line"] <= release["line"]]
     put = max(before, key=lambda s: s["line"]) if before else (puts or [None])[0]
+    says = R.PROVEN
+    if recorded:
+        says = R.PROVEN_AFTER_PUT % ("tested for references remaining" if put and
+                                     put["meaning"] == "notlast" else
+                                     "whose result is not tested")
     at = loc(put) if put else loc(release) if release else ""
-    return [Finding("proven", at, R.PROVEN + (": %s() at %s" % (
-        release["call"], loc(release)) if release else ""), "")]
+    return [Finding("proven", at, "%s: %s() at %s" % (says, release["call"], loc(
+        release)) if release else R.PROVEN_NO_RELEASE, "")]
 
 
 def _findings(fm, loc):
