@@ -5,8 +5,9 @@
 #   convert/lab/                                 real Debian projects (lab tier)
 #
 # refcount-convert's fixtures (convert/tests/*/: one idiom each, its
-# expected report and converted file; negative/ must stay untouched) and the
-# mutant that must fail them.  convert/README.md.
+# expected report and converted file; negative/ must stay untouched), their
+# text reports as a person reads them (check-report-text.py), and the
+# mutants that must fail them.  convert/README.md.
 .PHONY: check-convert-fixtures
 check-convert-fixtures:
 	@$(NEED) coccinelle python3 python3-clang-14 libclang-14-dev

@@ -498,12 +498,15 @@ def _head(c):
 
 def _wrapper(w):
     st = w["step"]
-    what = "a step of its argument %d" % (st[1] + 1) if isinstance(st, (list, tuple)) \
-        else STEPS.get(st, "a step of %s" % st)
+    if isinstance(st, (list, tuple)):
+        what = "a step of its argument %d" % (st[1] + 1)
+    else:
+        what = STEPS.get(st) or ("a step of %+d" % st if isinstance(st, int) else
+                                 "a step not read")
     return "%s (%s): %s%s%s, %s that %s" % (
         w["name"], ", ".join(w["at"]), ARTICLE.get(w["kind"], w["kind"]),
         " over " + w["of"] if w["of"] else "", " on ." + w["field"] if w["field"] else "",
-        what, RETURNS.get(w["returns"], "returns its %s value" % w["returns"]))
+        what, RETURNS.get(w["returns"], "returns a value not read"))
 
 
 def _summary(doc, out):
@@ -534,7 +537,7 @@ def print_report(doc, out=sys.stdout):
         out.write("%-11s  %-*s  %-*s  %s\n" % ("verdict", wf, "count", ww, "declared",
                                               "why (at what decided it)"))
     for c in cands:
-        f = c["findings"][0]
+        f = (c["findings"] or [dict(at="", says=c["reason"], to_convert="")])[0]
         out.write("%-11s  %-*s  %-*s  %s%s\n" % (
             c["decision"], wf, c["field"], ww, c["where"], _at(f),
             "; to convert: " + f["to_convert"] if f["to_convert"] else ""))
