@@ -57,4 +57,18 @@ check-convert-passes:
 	@echo "check-convert-passes: the $(PASSES_MUTANTS) mutants fail, as they must"
 CHECK_TARGETS += check-convert-passes
 
+# Every class of wrong conversion in convert/tests/classes/README.md, in
+# several disguises, converted class by class, built against the library and
+# tested with REFCOUNT_REPORT_LOG: safety asserted (tests pass, the log is
+# empty, no trap or convert_safe=false count converted), the convert_safe
+# counts converted printed; its mutants must fail the fixture's tests (every
+# candidate converted, a creation as an increment, an increment as a set, a
+# kept new value as an old one).
+.PHONY: check-convert-classes
+check-convert-classes: $(B)/librefcount.a
+	@$(NEED) coccinelle python3 python3-clang-14 libclang-14-dev
+	python3 convert/tests/check-classes.py $(CURDIR)/$(B)/convert-classes \
+		--lib $(CURDIR)/$(B)/librefcount.a --mutants
+CHECK_TARGETS += check-convert-classes
+
 include convert/lab/lab.mk

@@ -8,6 +8,8 @@
 #                     cannot run under TSan; the lifetime test covers
 #                     kref_put_mutex/_lock and kref_get_unless_zero)
 #   check-docs        docs/breeds.md is what the LKDTM table says
+#   check-docs-figures  docs/ hold no measurement; lab/results.md no run
+#                     narrative
 #
 # Each variant is built by mk/unit.mk's UNIT_VARIANT in build/tests/<variant>/,
 # with its own copy of the library.  <breed> is one of $(BREEDS), and in the
@@ -165,6 +167,36 @@ update-breeds-md: $(TB)/gen-breeds-md $(TB)/gen-breeds-md.header
 	sed -i -e '$(T_TABLE_RANGE){/BEGIN misuse table/r $(TB)/gen-breeds-md.header' \
 		-e 'd}' $(T_HDR_TABLE)
 
+# docs/ hold no measurement, lab/results.md no run narrative, and every
+# citation of the record resolves (tools/check-docs-figures.py).  Each line
+# of tests/mutants/docs-figures.txt (FILE|RULE|LINE) puts a figure or a
+# narrative back into a copy of FILE; the checker must fail the copy and
+# name RULE.
+DF_DIR := $(B)/docs-figures
+DF := python3 tools/check-docs-figures.py
+DF_LINKS := README.md lab/bench.md lab/nullblk.md convert/README.md \
+	include/refcount/impl/saturating-ops.h
+.PHONY: check-docs-figures
+check-docs-figures: tools/check-docs-figures.py tests/mutants/docs-figures.txt \
+		$(wildcard docs/*.md) lab/results.md $(DF_LINKS)
+	@$(NEED) python3
+	$(DF) docs docs/*.md
+	$(DF) results lab/results.md
+	$(DF) links $(DF_LINKS)
+	rm -rf $(DF_DIR) && mkdir -p $(DF_DIR)
+	@set -e; n=0; while IFS='|' read -r file rule line; do \
+		n=$$((n + 1)); mkdir $(DF_DIR)/$$n; m=$(DF_DIR)/$$n/$${file##*/}; \
+		{ cat "$$file"; printf '\n%s\n' "$$line"; } > $$m; \
+		mode=docs; [ "$$file" != lab/results.md ] || mode=results; \
+		if $(DF) $$mode $$m > $$m.out; then \
+			echo "check-docs-figures: mutant $$n ($$rule) passed: $$line"; \
+			exit 1; fi; \
+		grep -q ": $$rule, " $$m.out || { cat $$m.out; \
+			echo "check-docs-figures: mutant $$n not failed as $$rule"; \
+			exit 1; }; \
+	done < tests/mutants/docs-figures.txt; \
+	echo "check-docs-figures: docs/, lab/results.md and their citations pass; all $$n mutants fail it, as they must"
+
 CHECK_TARGETS += check-cxx
 CHECK_TARGETS += check-unit-gcc check-unit-clang check-asan check-tsan \
-	check-docs
+	check-docs check-docs-figures

@@ -30,9 +30,25 @@ CALL_RE = re.compile(r"^[(]*(?:\w+\**\))?[(]*(\w+)\(")
 NULLS = ("NULL", "0", "(void*)0", "((void*)0)", "nullptr")
 
 
+# A fill with zeroes that yields its pointer (`memset(p, 0, n)`, in a
+# macro's or function's result): a zeroing allocation by its effect,
+# whatever allocates the memory under it.
+ZERO_FILL = "memset(_, 0, _)"
+
+
 def call_name(expr):
-    m = CALL_RE.match(A.nospace(expr))
-    return m.group(1) if m else None
+    """The function an expression calls first (through casts and
+    parentheses), or ZERO_FILL for `memset(E, 0, N)`."""
+    e = A.nospace(expr)
+    m = CALL_RE.match(e)
+    if not m:
+        return None
+    if m.group(1) == "memset":
+        end = scan._match_brace(e.replace("(", "{").replace(")", "}"), m.end() - 1)
+        args = A.split_args(e[m.end():end]) if end > 0 else []
+        if len(args) == 3 and args[1] in ("0", "'\\0'", "0x0"):
+            return ZERO_FILL
+    return m.group(1)
 
 
 def is_null(expr):
@@ -43,7 +59,8 @@ def zero_macros(defs):
     """Macros whose body is one call of a zeroing allocator (dbus_new0)."""
     out = {}
     for name, params, body, _f, _a, _b in defs:
-        if params is not None and call_name(body) in registry.ZALLOC:
+        if params is not None and (call_name(body) in registry.ZALLOC or
+                                   call_name(body) == ZERO_FILL):
             out[name] = "allocator"
     return out
 
@@ -80,7 +97,7 @@ def _exclusive(f, a, b):
 def zero_sources(facts, defs, uses=(), readops=()):
     """Function and macro names whose result is a fresh object at 0:
     name -> "allocator", "zero" (returns only those) or "asserted"."""
-    zero = {n: "allocator" for n in registry.ZALLOC}
+    zero = {n: "allocator" for n in registry.ZALLOC + (ZERO_FILL,)}
     zero.update(zero_macros(defs))
     rets, rdefs, rundef, noassert = {}, {}, set(), set()
     for _, kind, base, f2, x, v, f, line, col in facts:

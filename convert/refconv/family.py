@@ -32,6 +32,14 @@ class Family:
         self.fields = []    # (struct, file, line) declaring the field
         self.refused = []   # why the family is not converted
         self.typedefs = []  # typedef names of the structs in fields
+        self.kind = "declare"  # or "type": a count type (counttype.py)
+        self.width = registry.WIDTH32  # the library type the count becomes
+        self.members = {}   # struct -> its member of the count type
+        self.decl = None    # a count type's declaration of the field
+
+    def name_of(self, st):
+        """Struct.member of a field of the family."""
+        return "%s.%s" % (st, self.members.get(st, self.field))
 
 
 def _functions(files):
@@ -48,6 +56,25 @@ def _functions(files):
                       for p in m.group(2).split(",")]
             out.setdefault(m.group(1), []).append((params, text[m.end():end]))
     return out
+
+
+def _macro_functions(defs):
+    """Function-like macros as one-statement functions, `M(x) E` as
+    `return E;`, for _resolve (a primitive chosen by #if is a macro, one
+    definition per variant)."""
+    out = {}
+    for name, params, body, _f, _first, _last in defs:
+        if params:
+            out.setdefault(name, []).append((params, "return %s;" % body))
+    return out
+
+
+def _unparen(b):
+    """B without the parentheses that enclose all of it."""
+    while b.startswith("(") and scan._match_brace(b.replace("(", "{").replace(
+            ")", "}"), 0) == len(b) - 1:
+        b = b[1:-1]
+    return b
 
 
 def _step(arg, params):
@@ -83,17 +110,36 @@ def _resolve(name, funcs, depth=0):
         for f in registry.FENCES:
             b = re.sub(r"%s\(\w*\);" % f, "", b)
         b = b.replace("(void)", "")
+        # a function of one statement that returns nothing (`{ prim(&p->v,
+        # 1); }`): read as the call, its result dropped
+        void = re.match(r"^(?!return)((\w+)\(.*\));$", b)
+        if void and void.group(2) in registry.ATOMIC_STORES:
+            void = None  # a store, read below
+        if void:
+            b = "return%s;" % void.group(1)
+        if b.startswith("return") and b.endswith(";"):
+            b = "return%s;" % _unparen(b[6:-1])
         p0 = re.escape(params[0]) if params else "$^"
         m = re.match(r"^return\(?(\w+)\((.*)\)\)?([-+]\w+)?;$", b)
+        # a decrement tested inside the operation (`(dec(x) == 1)`): true
+        # on the final put
+        cmp = re.match(r"^return(\w+)\((.*)\)(==|!=|<=|>=|<|>)(\d+);$", b)
         r = None
         if re.match(r"^return\(?%s->\w+\)?;$" % p0, b):
             r = ("read", "read", 0)
         elif re.match(r"^%s->\w+=\w+;$" % p0, b):
             r = ("store", "set", 0)
+        elif cmp:
+            inner = _resolve_call(cmp.group(1), A.split_args(cmp.group(2)), params,
+                                  funcs, depth)
+            if inner and inner[0] == "rmw" and inner[2] == -1:
+                what = registry.DEC_TESTS.get((inner[1], cmp.group(3), int(cmp.group(4))))
+                r = ("rmw", "dec0", -1) if what == "last" else None
         elif m:
             call, args = m.group(1), A.split_args(m.group(2))
             if call in registry.PRIMITIVES and args and \
-                    re.match(r"^&\(?%s\)?->\w+$" % p0, A.nospace(args[0])):
+                    re.match(r"^(&\(?%s\)?->\w+|\(?%s\)?)$" % (p0, p0),
+                             A.nospace(args[0])):
                 _fam, ret, _p, delta = registry.PRIMITIVES[call]
                 if delta == 0:
                     r = ("read", "read", 0)
@@ -102,7 +148,7 @@ def _resolve(name, funcs, depth=0):
                     if not isinstance(delta, int) and delta[2] < 0:
                         st = _neg(st)
                     r = ("rmw", ret, st)
-            elif call in funcs and args and A.nospace(args[0]) == params[0]:
+            elif call in funcs and args and _unparen(A.nospace(args[0])) == params[0]:
                 inner = _resolve(call, funcs, depth + 1)
                 if inner and inner[0] == "rmw" and isinstance(inner[2], tuple):
                     st = _step(args[inner[2][1]], params)
@@ -117,12 +163,22 @@ def _resolve(name, funcs, depth=0):
             call = re.match(r"^(\w+)\(", b).group(1)
             if call in registry.ATOMIC_STORES:
                 r = ("store", "set", 0)
+        if r and void and r[0] == "rmw":
+            r = (r[0], "void", r[2])
         if r:
             seen.add(r)
     return seen.pop() if len(seen) == 1 else None
 
 
-def find(root, files, defs):
+def _resolve_call(call, args, params, funcs, depth):
+    """What `return CALL(ARGS);` does inside a definition of PARAMS (the
+    same reading as _resolve's, for a call whose result is compared)."""
+    text = "%s(%s)" % (call, ",".join(args))
+    return _resolve("\0call", {"\0call": [(params, "return %s;" % text)], **funcs},
+                    depth + 1) if depth < 4 else None
+
+
+def find(root, files, defs, struct_fields=None):
     """The families of the tree: {field: Family}."""
     out, operated = {}, set()  # (file, field) some macro operates on: (p)->field
     for _name, params, body, f, _first, _last in defs:
@@ -136,15 +192,26 @@ def find(root, files, defs):
                 not re.search(r"\b(struct|union|enum|typedef|return)\b", body):
             out.setdefault(m.group(2), Family(f, m.group(2), " ".join(m.group(1).split()),
                                               name))
+    from . import counttype
+    for field, fam in counttype.find(files, defs, struct_fields or {}, Family, scan.typedef_map(files)).items():
+        out.setdefault(field, fam)
     if not out:
         return {}
     funcs = _functions(files)
+    for name, entries in _macro_functions(defs).items():
+        funcs.setdefault(name, entries)
     for field, fam in out.items():
         for name, params, body, f, first, last in defs:
             if f != fam.header or not params:
                 continue
             acc = re.findall(r"(\w+)\s*\(\s*&\s*\(\s*%s\s*\)\s*->\s*%s\b" % (
                 re.escape(params[0]), field), body)
+            if not acc and fam.kind == "type":
+                v = counttype.stores(body, params[0], field)
+                if v is not None:  # `((P)->f = (V))`: a plain store
+                    fam.ops[name] = ("store", ("param", params.index(v))
+                                     if v in params else v, 0)
+                    fam.defs.append((name, None, f, first, last))
             if not acc:
                 continue
             if len(set(acc)) != 1:
@@ -221,6 +288,7 @@ def check(root, files, defs, fam, struct_fields=None):
     field, hdr = fam.field, fam.header
     roles = {n: r for n, r in fam.ops.items()}
     uses = 0
+    hdr_macros = {n for n, p, _b, df, _a, _z in defs if df == hdr and p}
     # the family's own definitions (every #if variant) and its declaration
     own = [(a, b) for _, _, df, a, b in fam.defs] + [
         (a, b) for n, _, _, df, a, b in defs if n == fam.declare and df == hdr]
@@ -233,7 +301,10 @@ def check(root, files, defs, fam, struct_fields=None):
                     text, m.start(), m.group(1), field, struct_fields or {}):
                 fam.refused.append("%s:%d: %s used outside the family" % (
                     os.path.relpath(f, root), text.count("\n", 0, m.start()) + 1, field))
-        for m in re.finditer(r"^\s*%s\s*;" % fam.declare, text, re.M):
+        if fam.kind == "type":
+            _embedded_uses(root, f, text, fam, hdr_macros, struct_fields or {})
+        for m in re.finditer(r"^\s*%s\s*;" % fam.declare, text, re.M) \
+                if fam.kind == "declare" else ():
             st = re.findall(r"\bstruct\s+(\w+)\s*\{", text[:m.start()])
             fam.fields.append((st[-1] if st else "?", f,
                                text.count("\n", 0, m.end()) + 1))
@@ -256,13 +327,12 @@ def check(root, files, defs, fam, struct_fields=None):
                     fam.refused.append("%s: the get's result is used (an increment "
                                        "from 0 tested for: a counter)" % at)
                 elif role == "rmw" and step == -1:
-                    cm = re.match(r"^(==|!=|<=|>=|<|>)\s*(\d+)", after)
-                    what = cm and registry.DEC_TESTS.get((ret, cm.group(1), int(cm.group(2))))
+                    what = _put_test(ret, before, after)
                     if not what:
                         fam.refused.append("%s: the put's result is not tested against "
                                            "the final put" % at)
                         continue
-                    obj = args.strip()
+                    obj = _object(fam, args)
                     rest = text[e:_function_end(text, s)]
                     if what == "last":  # if (PUT(x) <= 0) release(x), or a block
                         semi, brace = rest.find(";"), rest.find("{")
@@ -278,8 +348,55 @@ def check(root, files, defs, fam, struct_fields=None):
     return fam
 
 
-def names(fam, P="refcount"):
-    """Each family macro's atomic call -> its refcount_t form."""
+def _put_test(ret, before, after):
+    """What a put's test selects, "last" or "notlast", from the text around
+    the call: a comparison after it (`PUT(x) == 1`), or for a put that
+    tests itself (dec0) the `if (` or `if (!` before it; else None."""
+    cm = re.match(r"^(==|!=|<=|>=|<|>)\s*(\d+)", after)
+    if cm:
+        return registry.DEC_TESTS.get((ret, cm.group(1), int(cm.group(2))))
+    if ret == "dec0" and after.startswith(")"):
+        if re.search(r"\bif\s*\(\s*!\s*$", before):
+            return "notlast"
+        if re.search(r"\bif\s*\(\s*$", before):
+            return "last"
+    return None
+
+
+def _object(fam, args):
+    """The object whose count a call's first argument names: the argument
+    itself (a declare family's macros take the object), or, for a count
+    type, X of `&X->member`."""
+    first = A.split_args(args)[0].strip() if args.strip() else ""
+    if fam.kind != "type":
+        return args.strip()
+    m = re.match(r"^&\s*\(?\s*(\w+)\s*\)?\s*(?:->|\.)\s*\w+$", first)
+    return m.group(1) if m else first
+
+
+def _embedded_uses(root, f, text, fam, hdr_macros, struct_fields):
+    """Every use of a member of the count type goes through the family's
+    header's macros (`OP(&obj->member`); another use of it, on an object of
+    an embedding struct (or one the text cannot type), refuses the
+    family."""
+    embedding = {st for st, _f, _l in fam.fields}
+    for member in sorted(set(fam.members.values())):
+        for m in re.finditer(BASE_RE % re.escape(member), text):
+            head = text[:m.start()]
+            call = re.search(r"\b(\w+)\s*\(\s*&\s*\(?\s*$", head)
+            if call and call.group(1) in hdr_macros:
+                continue
+            owner = _plain_owner(text, m.start(), m.group(1), member, struct_fields)
+            if owner is not None and owner not in embedding:
+                continue
+            fam.refused.append("%s:%d: %s used outside the family" % (
+                os.path.relpath(f, root), text.count("\n", 0, m.start()) + 1, member))
+
+
+def names(fam, P=None):
+    """Each family macro's atomic call -> its refcount_t (or
+    refcount_long_t) form."""
+    P = P or fam.width[1]
     out = {}
     for name, (role, ret, step) in fam.ops.items():
         if role == "read":
@@ -292,6 +409,8 @@ def names(fam, P="refcount"):
             out[name] = "(!" + P + "_dec_and_test(%s))"   # 0 on the final put
         elif ret == "old":
             out[name] = "(" + P + "_dec_and_test(%s) ? 1 : 2)"  # 1 on the final put
+        elif ret == "dec0":
+            out[name] = P + "_dec_and_test(%s)"  # true on the final put
         else:
             out[name] = None
     return out
@@ -302,8 +421,15 @@ def rewrite(fam, text):
     refcount_t (line numbers kept)."""
     new = names(fam)
     lines = text.split("\n")
+    P = fam.width[1]
     for name, prim, _f, first, last in fam.defs:
         body = "\n".join(lines[first - 1:last])
+        if prim is None:  # a plain store `(P)->f = V` (a count type's init)
+            body = re.sub(r"\(\s*(\w+)\s*\)\s*->\s*%s\s*=(?!=)\s*(\([^()]*\)|[^()]+?)(\s*\))"
+                          % fam.field, lambda m: P + "_set(&(%s)->%s, %s)%s" % (
+                              m.group(1), fam.field, m.group(2).strip(), m.group(3)), body)
+            lines[first - 1:last] = body.split("\n")
+            continue
         pat = re.compile(r"%s\s*\(\s*(&\s*\(\s*\w+\s*\)\s*->\s*%s)\s*(?:,\s*([^()]*?))?\)"
                          r"(\s*[-+]\s*\d+)?" % (prim, fam.field))
         role = fam.ops[name]
@@ -315,6 +441,11 @@ def rewrite(fam, text):
             return new[name] % ptr
         body = pat.sub(sub, body)
         lines[first - 1:last] = body.split("\n")
+    if fam.kind == "type":  # the count member retyped in the type
+        n = fam.decl["line"] - 1
+        lines[n] = re.sub(r"^(\s*)%s(\s+%s\s*;)" % (re.escape(fam.type).replace(
+            r"\ ", r"\s+"), fam.field), r"\g<1>%s\2" % fam.width[0], lines[n], count=1)
+        return "\n".join(lines)
     text = "\n".join(lines)
     return re.sub(r"(#\s*define\s+%s\b[\s\\]*)%s(\s+%s\b)" % (
         fam.declare, re.escape(fam.type).replace(r"\ ", r"\s+"), fam.field),
@@ -336,8 +467,11 @@ def covers(fams, fm):
     if fam is None or fam.refused:
         return False
     if fm.get("stype"):
-        return fm["stype"] in {st for st, _f, _l in fam.fields} | set(fam.typedefs)
-    return not fm.get("decls")
+        own = set(fam.decl["typedefs"]) | {fam.decl["struct"]} if fam.decl else set()
+        return fm["stype"] in {st for st, _f, _l in fam.fields} | set(fam.typedefs) | own
+    # keyed by name: no struct declares it but the count type itself
+    return all(fam.decl and (d["file"], d["line"]) == (fam.decl["file"], fam.decl["line"])
+               for d in fm.get("decls", []))
 
 
 def families(root, files, defs, struct_fields=None):
@@ -347,7 +481,7 @@ def families(root, files, defs, struct_fields=None):
     otherwise every user of that header would need librefcount for nothing."""
     from .rewrite import public_header
     out = {f: check(root, files, defs, fam, struct_fields)
-           for f, fam in find(root, files, defs).items()}
+           for f, fam in find(root, files, defs, struct_fields).items()}
     tds = scan.typedef_map(files) if out else {}
     for fam in out.values():
         tags = {"struct " + st for st, _f, _l in fam.fields}

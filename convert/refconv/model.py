@@ -86,6 +86,12 @@ def build(root, work=None, extra=None):
     rows = [r for r in rows if not r[1].startswith("kept") or
             kept.get((r[6], r[7], r[8]), r) is r]
     rows = A.pick(rows, A.CTX_PRIORITY, key=lambda r: (r[6], r[7], r[8]))
+    from . import family
+    fams = family.families(root, files, defs, scan.structs(files))
+    # a use inside a family's own macros is the family's (its structs
+    # declare the field through the family's macro), never a use of a
+    # same-named field of a struct declared plainly
+    wrapper_defs += family.own_defs(fams)
     sites, unknown = [], []
     for _, ctx, name, es, cop, const, f, line, col, var, vtype in rows:
         line = int(line)
@@ -133,12 +139,7 @@ def build(root, work=None, extra=None):
                      not scan.resolve(t, typedefs)},
                  unknown=unknown, fields={}, macro_file=mlines, incdirs=incdirs,
                  work=work, files=files, defs=defs)
-    from . import family
-    model["families"] = family.families(root, files, defs, scan.structs(files))
-    # a use inside a family's own macros is the family's (its structs
-    # declare the field through the family's macro), never a use of a
-    # same-named field of a struct declared plainly
-    wrapper_defs += family.own_defs(model["families"])
+    model["families"] = fams
     if not cands:
         return model
     ptr_ops = [n for n, o in call_ops.items() if not o.field]

@@ -13,18 +13,14 @@ from collections import namedtuple
 
 Entry = namedtuple("Entry", "code heading pattern says to_convert")
 
-# what a convert verdict rests on: a release of the object after a put
-# tested as the final one; where no put is tested so (only for references
-# remaining, or not at all), a release-like call on a path after a put, or
-# none (said, not claimed)
+# what a convert verdict rests on: a release of the object after its final
+# put (release.py); without one read, said, not claimed
 PROVEN = "every use is a get, a put, a read or a creation, and a release " \
     "of the object follows its final put"
-PROVEN_AFTER_PUT = "every use is a get, a put, a read or a creation, and a " \
-    "release-like call follows a put %s"
-PROVEN_NO_RELEASE = "every use is a get, a put, a read or a creation; no put " \
-    "is tested as the final one, and no release-like call follows one"
+PROVEN_NO_RELEASE = "every use is a get, a put, a read or a creation; no " \
+    "release of the object was read after its final put"
 FAMILY_PROVEN = "every use goes through the family %s, whose puts are tested " \
-    "and followed by a release: re-implemented on refcount_t in %s, its call " \
+    "and followed by a release: re-implemented on %s in %s, its call " \
     "sites unchanged"
 
 CATALOGUE = [Entry(*e) for e in (
@@ -39,6 +35,11 @@ CATALOGUE = [Entry(*e) for e in (
      r"^no release of (?P<obj>.+) follows the final put$",
      "no release of {obj} follows a final put",
      "a release of the object after its final put, in the same function"),
+    ("no-put-test", "no put tested for the final put",
+     r"^no put tests for the last reference",
+     "no put is tested for the last reference: nothing frees the object when "
+     "its count reaches 0",
+     "a put tested for the final put, followed by the object's release"),
     # the declaration
     ("declared-twice", "one name declared several ways",
      r"^declared in (?P<n>\d+) structs \((?P<structs>.*)\)$",
@@ -50,6 +51,18 @@ CATALOGUE = [Entry(*e) for e in (
      r"^no library type of the width of '(?P<type>.*)'$",
      "its type `{type}` has no refcount type of the same width",
      "a count of the width of an int (refcount_t) or a long (refcount_long_t)"),
+    ("positional-init", "a positional initialiser of an uncertain layout",
+     r"^a positional initialiser of a struct whose declarations put "
+     r"'(?P<f>\w+)' at different places$",
+     "a positional initialiser of a struct whose declarations put .{f} at "
+     "different places",
+     "a designated initialiser (`.{f} = ...`)"),
+    ("owner", "an owner beside the count",
+     r"^(?P<t>\S+) holds (?P<others>.+) beside the count \((?P<f>\w+)\): 0 may be "
+     r"a live state",
+     "{t} holds {others} beside the count .{f}: 0 may be a live state (an owner "
+     "keeping the object), which a refcount_t reports as a use after free",
+     "a count type that holds the count alone"),
     # the lifecycle
     ("counter", "a counter, incremented from 0",
      r"^counter: incremented from 0 at (?P<at>\S+:\d+) in normal use$",

@@ -39,6 +39,10 @@ PRIMITIVES = {
     "atomic_dec_and_test": ("kernel-like", "dec0", 0, -1),
     "atomic_inc_return": ("kernel-like", "new", 0, +1),
     "atomic_dec_return": ("kernel-like", "new", 0, -1),
+    # the Win32 interlocked family (winnt.h; new value): code under
+    # #ifdef _WIN32 that no Linux compile database sees
+    "InterlockedIncrement": ("win32", "new", 0, +1),
+    "InterlockedDecrement": ("win32", "new", 0, -1),
     # reads (step 0)
     "__atomic_load_n": ("gcc-atomic", "read", 0, 0),
     "atomic_load": ("c11", "read", 0, 0),
@@ -103,6 +107,7 @@ IDIOMS = {
     "glib-old": "GLib, old value",
     "glib-refcount": "GLib refcount type",
     "kernel-like": "kernel-like names",
+    "win32": "Win32 Interlocked (new value)",
     "plain": "plain ++/-- (non-atomic build)",
     "read": "atomic read",
 }
@@ -116,7 +121,7 @@ WIDTHS = {
     "signed int": WIDTH32, "int32_t": WIDTH32, "uint32_t": WIDTH32,
     "atomic_int": WIDTH32, "atomic_uint": WIDTH32, "_Atomic int": WIDTH32,
     "_Atomic unsigned int": WIDTH32, "gint": WIDTH32, "guint": WIDTH32,
-    "atomic_t": WIDTH32, "gatomicrefcount": WIDTH32,
+    "atomic_t": WIDTH32, "gatomicrefcount": WIDTH32, "LONG": WIDTH32,
     "long": WIDTH64, "unsigned long": WIDTH64, "long int": WIDTH64,
     "size_t": WIDTH64, "ssize_t": WIDTH64, "int64_t": WIDTH64,
     "uint64_t": WIDTH64, "atomic_long": WIDTH64, "atomic_ulong": WIDTH64,
@@ -129,7 +134,9 @@ WIDTH_NAMES = ((r"^\w*u?int32(_t)?$", WIDTH32), (r"^\w*u?int64(_t)?$", WIDTH64))
 # Project types of WIDTHS as plain C, for the layout check's probe.
 CTYPES = {"gint": "int", "guint": "unsigned int", "gatomicrefcount": "int",
           "atomic_t": "struct { int counter; }", "glong": "long",
-          "gsize": "unsigned long"}
+          "gsize": "unsigned long",
+          # Win32's LONG is 32 bits on every Windows ABI (LLP64 included)
+          "LONG": "int"}
 
 # Sentinel ("immortal") values: compared for (in)equality and stored, they
 # mean "constant object".  Matched on the expression's text, spaces removed.
@@ -180,6 +187,10 @@ def lib_names(prefix, macro):
         "inc_old": "__" + prefix + "_inc(%s, &%s)",
         "put_old": "%s = __" + prefix + "_dec_and_test(%s, &%s) ? 1 : %s",
         "create_old": "(" + prefix + "_set(%s, 1), 0)",
+        # ... and a kept NEW value (`v = add_and_fetch(...)`): the old
+        # value through oldp, then the step, so that V still holds the new
+        "inc_new": "(__" + prefix + "_inc(%s, &%s), %s += 1)",
+        "put_new": "%s = __" + prefix + "_dec_and_test(%s, &%s) ? 0 : %s - 1",
         "dec": prefix + "_dec(%s)",
         "read": prefix + "_read(%s)",
         "set": prefix + "_set(%s, %s)",

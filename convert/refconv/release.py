@@ -16,6 +16,10 @@ def _line_text(cache, f, line):
     return lines[line - 1] if 0 < line <= len(lines) else ""
 
 
+NO_PUT_TEST = ("no put tests for the last reference (nothing frees the object "
+               "when its count reaches 0)")
+
+
 def _release_after(fm):
     """(release, gap).  A reference count's final put releases the object:
     a release-like call on it in the same function, after the put (before
@@ -27,13 +31,17 @@ def _release_after(fm):
     release found (a put that runs the release itself, a put-release macro,
     is its own); GAP: the reason when none follows, else None."""
     cache = {}
-    # a put that runs the object's release itself (a put-release macro)
-    lasts = [s for s in fm["sites"] if s["meaning"] == "last" and
+    # a tested put, whichever way its test reads: `if (last) release;` or
+    # `if (notlast) return; release;` (the release follows the test either
+    # way, in the same function)
+    lasts = [s for s in fm["sites"] if s["meaning"] in ("last", "notlast") and
              not s.get("putrel")]
     if not lasts:
+        # a put that runs the object's release itself (a put-release macro)
         own = [s for s in fm["sites"] if s.get("putrel")]
-        return (dict(file=own[0]["file"], line=own[0]["line"], call=own[0]["op"])
-                if own else None), None
+        if own:
+            return dict(file=own[0]["file"], line=own[0]["line"], call=own[0]["op"]), None
+        return None, NO_PUT_TEST
     for s in lasts:
         bases = _aliases(cache, s["file"], s["line"], s["base"])
         for n in range(s["line"] + 1, s["line"] + 81):

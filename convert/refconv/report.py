@@ -201,23 +201,14 @@ def _plain_does(w):
 
 def _proven(fm, loc):
     """The convert verdict's finding: the final put and the release of the
-    object after it (the one the decision read, release.py); without a put
-    tested as the final one, the release-like call recorded after a put."""
-    puts = [s for s in fm["sites"] if s["meaning"] == "last"] + [
-        s for s in fm["sites"] if s["meaning"] in ("notlast", "dec")]
+    object after it (the one the decision read, release.py)."""
+    puts = [s for s in fm["sites"] if s["meaning"] in ("last", "notlast")]
     release = _release_after(fm)[0]
-    recorded = not release and fm["releases"]
-    release = release or (fm["releases"] or [None])[0]
     before = [s for s in puts if release and s["file"] == release["file"] and
               s["line"] <= release["line"]]
     put = max(before, key=lambda s: s["line"]) if before else (puts or [None])[0]
-    says = R.PROVEN
-    if recorded:
-        says = R.PROVEN_AFTER_PUT % ("tested for references remaining" if put and
-                                     put["meaning"] == "notlast" else
-                                     "whose result is not tested")
     at = loc(put) if put else loc(release) if release else ""
-    return [Finding("proven", at, "%s: %s() at %s" % (says, release["call"], loc(
+    return [Finding("proven", at, "%s: %s() at %s" % (R.PROVEN, release["call"], loc(
         release)) if release else R.PROVEN_NO_RELEASE, "")]
 
 
@@ -228,7 +219,8 @@ def _findings(fm, loc):
     for r in fm["reasons"]:
         code, at, says, fix = R.read(r)
         if not at and code == "no-release":
-            at = next((loc(s) for s in fm["sites"] if s["meaning"] == "last"), "")
+            at = next((loc(s) for s in fm["sites"] if s["meaning"] in (
+                "last", "notlast")), "")
         out.append(Finding(code, at, says, fix))
     return out
 
@@ -369,7 +361,8 @@ def family_ops(root, fam):
     """A family's operations: each macro's definitions, what `apply`
     rewrites (its call sites are not attributed to one struct)."""
     what = lambda r: ("read" if r[0] == "read" else "create" if r[0] == "store" else
-                      "inc" if r[2] == +1 else "put, %s value" % r[1])
+                      "inc" if r[2] == +1 else "put, true on the final put" if r[1] == "dec0"
+                      else "put, %s value" % r[1])
     value = lambda v: "its argument %d" % (v[1] + 1) if isinstance(v, tuple) else v
     does = lambda r: (
         "read" if r[0] == "read" else
@@ -378,8 +371,10 @@ def family_ops(root, fam):
         "put, tested for the final put at every call" + (
             " (its %s value)" % r[1] if r[1] in ("new", "old") else "") if r[2] == -1 else
         "neither a get nor a put")
-    return [Operation("%s:%d" % (rel(root, f), first), name, prim + "()",
-                      what(fam.ops[name]), "%s, through %s()" % (does(fam.ops[name]), prim))
+    return [Operation("%s:%d" % (rel(root, f), first), name,
+                      (prim + "()") if prim else "plain store", what(fam.ops[name]),
+                      "%s, %s" % (does(fam.ops[name]), "through %s()" % prim if prim
+                                  else "by a plain store"))
             for name, prim, f, first, _ in sorted(fam.defs, key=lambda d: (d[2], d[3]))]
 
 
@@ -387,28 +382,30 @@ def family_docs(root, fams):
     """One candidate per struct whose count is declared by a project's own
     refcount family (family.py): converted where the family is defined."""
     out = []
-    for field_name, fam in sorted(fams.items()):
+    for _field, fam in sorted(fams.items()):
         ok = not fam.refused
         ops = family_ops(root, fam)
         if ok:
             puts = [o.at for o in ops if o.does.startswith("put")]
             why = [Finding("family-proven", (puts or [o.at for o in ops] or [""])[0],
-                           R.FAMILY_PROVEN % (fam.declare, rel(root, fam.header)), "")]
+                           R.FAMILY_PROVEN % (fam.declare, fam.width[0],
+                                              rel(root, fam.header)), "")]
         else:
             why = [Finding(*R.read(r)) for r in fam.refused[:3]]
         for st, f, line in sorted(fam.fields, key=lambda x: (x[1], x[2])):
             out.append(Candidate(
-                where="%s:%d" % (rel(root, f), line), field="%s.%s" % (st, field_name),
-                idiom="the project's refcount family %s (%s)" % (
-                    fam.declare, ", ".join(sorted(fam.ops))),
+                where="%s:%d" % (rel(root, f), line), field=fam.name_of(st),
+                idiom="the project's refcount family %s%s" % (fam.declare, (
+                    " (%s)" % ", ".join(sorted(fam.ops))) if fam.ops else ""),
                 decision="convert" if ok else "report-only",
                 kind="reference-count" if ok else "unknown",
                 reason=("every use goes through the family, whose puts are tested "
                         "and followed by a release: the family is re-implemented "
-                        "on refcount_t in %s, its call sites unchanged" % rel(root, fam.header))
+                        "on %s in %s, its call sites unchanged" % (fam.width[0],
+                                                                   rel(root, fam.header)))
                 if ok else "the family %s is not converted: %s" % (
                     fam.declare, "; ".join(fam.refused[:3])),
-                type=fam.type, to="refcount_t" if ok else None,
+                type=fam.type, to=fam.width[0] if ok else None,
                 operations=ops).judge(why))
     return out
 

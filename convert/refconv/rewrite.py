@@ -86,10 +86,18 @@ def semantic_patch(m, conv):
             kept = [s for s in ss if s["ctx"].startswith("kept")]
             add("expr", [key(s) for s in kept if s["meaning"] == "create"], DECL=decl,
                 CALL=call, NEW=names["create_old"] % ptr)
-            add("kept", [key(s) for s in kept if s["meaning"] == "inc"], DECL=decl,
+            # a kept value stays what it was: the new value of a *_fetch
+            # primitive, the old value of a fetch_*
+            new_v = [s for s in kept if m["ops"][s["op"]].returns == "new"]
+            old_v = [s for s in kept if s not in new_v]
+            add("kept", [key(s) for s in old_v if s["meaning"] == "inc"], DECL=decl,
                 CALL=call, NEW=names["inc_old"] % (ptr, "V"))
-            add("kept", [key(s) for s in kept if s["meaning"] in ("last", "notlast")],
+            add("kept", [key(s) for s in old_v if s["meaning"] in ("last", "notlast")],
                 DECL=decl, CALL=call, NEW=names["put_old"] % ("V", ptr, "V", "V"))
+            add("kept", [key(s) for s in new_v if s["meaning"] == "inc"], DECL=decl,
+                CALL=call, NEW=names["inc_new"] % (ptr, "V", "V"))
+            add("kept", [key(s) for s in new_v if s["meaning"] in ("last", "notlast")],
+                DECL=decl, CALL=call, NEW=names["put_new"] % ("V", ptr, "V", "V"))
             ss = [s for s in ss if not s["ctx"].startswith("kept")]
             for what in ("last", "notlast", "inc", "dec", "create"):
                 new = names[what] % ptr
@@ -212,10 +220,10 @@ def apply_families(m):
         t = family.rewrite(fam, scan.read(fam.header))
         scan.write(fam.header, t)
         headers.add(fam.header)
-        done |= {"%s.%s" % (st, field) for st, _, _ in fam.fields}
+        done |= {fam.name_of(st) for st, _, _ in fam.fields}
         print("changed: %s (the family %s, %d fields: %s)" % (
             os.path.relpath(fam.header, root), fam.declare, len(fam.fields),
-            ", ".join(sorted("%s.%s" % (st, field) for st, _, _ in fam.fields))))
+            ", ".join(sorted(fam.name_of(st) for st, _, _ in fam.fields))))
         if public_header(root, fam.header):  # a struct it declares holds the count
             hints(root, [(field, dict(decls=[dict(file=fam.header)], sites=[]))], m)
     return done, headers

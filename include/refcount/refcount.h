@@ -14,6 +14,57 @@
  * and reports.  Every detected bug becomes a memory leak, never a premature
  * free.
  *
+ * DOC: the saturating word
+ *
+ * The saturating breed (the default), the nonatomic breed and
+ * refcount_long_t do not store the count: the word holds INT_MIN - count
+ * (mod 2^32; LONG_MIN - count in a long), a map that is its own inverse.
+ * On the word, read as unsigned:
+ *
+ *	word    0        1           INT_MAX  INT_MIN    0xc000_0000  UINT_MAX
+ *	        +--------+--- .. ----+--------+--- .. ---+---- .. ----+
+ *	count   INT_MIN  MAX         1        0          SATURATED    -INT_MAX
+ *	        (hole)   <-- good -->         (free) <----- bad value! ----->
+ *
+ * A get subtracts from the word and a put adds to it.  The good counts, 1 to
+ * REFCOUNT_MAX (= INT_MAX), are the words INT_MAX down to 1, the positive
+ * ones; the count 0 is the word INT_MIN, and every bad (negative) count is a
+ * negative word.  On x86 the flags of the one locked instruction decide every
+ * edge, so no old value is read back (docs/design.md, 'The increment and the
+ * flags'; the C paths elsewhere give the same outcomes).  A get of @i is
+ * `lock sub $i`, good iff the result is above 0 in true arithmetic; its
+ * `jle` (ZF, or SF != OF) takes the rest: a get on 0 crosses INT_MIN (OF),
+ * one past MAX reaches 0 (ZF) or below (SF), one on a bad value stays below
+ * 0.  A put of 1 is `lock inc`: the last put lands exactly on INT_MIN (OF),
+ * and any other negative result (SF) is a put on 0 or on a bad value.  A put
+ * of @i > 1 that puts more than the count flips the sign too, and a re-read
+ * of the word tells it from the last put.
+ *
+ * On a misuse a cold out-of-line function stores REFCOUNT_SATURATED =
+ * INT_MIN / 2, whose word is INT_MIN / 2 again (0xc000_0000), and reports.
+ * Between the locked instruction and that store other threads can move the
+ * word.  That is safe because the saturated word sits half way between the
+ * two ends of the bad range, 2^30 from INT_MIN (the count 0: a free) and
+ * 2^30 from UINT_MAX + 1 = 0 (then MAX, a good count): some 2^30 operations
+ * would have to land inside that window.  The kernel argues that the number
+ * of tasks (PID_MAX_LIMIT, 2^22) bounds it to 256 nested in-flight
+ * operations per task.  Userspace has no such bound on threads, but the
+ * same arithmetic holds: it would take 2^30 threads all between their
+ * locked instruction and the fix-up store at once, or batched
+ * refcount_add() calls with enormous @i.  Don't add large numbers to
+ * counters an attacker can reach.
+ *
+ * One word is seen by no flag: 0, the count INT_MIN.  A put on it moves it
+ * silently to INT_MAX, a leak, never a free, and no sequence of operations
+ * from a good count reaches it: a misuse stores SATURATED, 2^30 puts away
+ * from it, and every check on a bad value stores SATURATED again.  It is
+ * also what zeroed memory holds, so refcount_read() reads it as 0, a
+ * try-get refuses it as it refuses 0, and a get reports it as an addition
+ * on 0.  The three 2017 breeds (atomic, fast, full) store the count
+ * itself.
+ *
+ * DOC: the breeds
+ *
  * This is a userspace reproduction of the Linux kernel's refcount_t, with its
  * names, signatures and semantics, in the four designs ("breeds") the kernel
  * has had.  A translation unit picks one before including this header:
@@ -65,23 +116,6 @@
  * are static inline, and every out-of-line symbol carries its breed's name.
  * All breeds share one refcount_t layout, but a given counter must only ever
  * be touched by one breed, since the breeds disagree on what SATURATED is.
- *
- * DOC: saturation semantics (the saturating breed)
- *
- * The saturating breed does one atomic fetch-and-add (or fetch-and-sub), then
- * looks at the old value.  If the operation was illegal (the old value was 0
- * for an increment, negative, or the new one is), a cold out-of-line function
- * stores REFCOUNT_SATURATED = INT_MIN / 2 = 0xc0000000 and reports.  Between
- * the two steps other threads can move the counter.  That is safe because
- * SATURATED sits half way between 0 (0x100000000 as unsigned) and INT_MAX:
- * to get from the bad range back to 0 (a free) or to a small positive value,
- * some 2^30 operations would have to land inside that window.  The kernel
- * argues that the number of tasks (PID_MAX_LIMIT, 2^22) bounds it to 256
- * nested in-flight operations per task.  Userspace has no such bound on
- * threads, but the same arithmetic holds: it would take 2^30 threads all
- * between their fetch-and-add and the fix-up store at once, or batched
- * refcount_add() calls with enormous @i.  Don't add large numbers to counters
- * an attacker can reach.
  *
  * DOC: memory ordering
  *
