@@ -364,13 +364,17 @@ def family_ops(root, fam):
                       "inc" if r[2] == +1 else "put, true on the final put" if r[1] == "dec0"
                       else "put, %s value" % r[1])
     value = lambda v: "its argument %d" % (v[1] + 1) if isinstance(v, tuple) else v
+    step = lambda st: (
+        "atomic addition of its argument %d" % (st[1] + 1) if isinstance(st, tuple) and
+        st[0] == "param" else "atomic subtraction of its argument %d" % (st[1] + 1)
+        if isinstance(st, tuple) else "atomic arithmetic whose step is not read")
     does = lambda r: (
         "read" if r[0] == "read" else
         "creation, stores %s" % value(r[1]) if r[0] == "store" else
         "get" if r[2] == +1 else
         "put, tested for the final put at every call" + (
             " (its %s value)" % r[1] if r[1] in ("new", "old") else "") if r[2] == -1 else
-        "neither a get nor a put")
+        step(r[2]))
     return [Operation("%s:%d" % (rel(root, f), first), name,
                       (prim + "()") if prim else "plain store", what(fam.ops[name]),
                       "%s, %s" % (does(fam.ops[name]), "through %s()" % prim if prim
