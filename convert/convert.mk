@@ -5,8 +5,9 @@
 #   convert/lab/                                 real Debian projects (lab tier)
 #
 # refcount-convert's fixtures (convert/tests/*/: one idiom each, its
-# expected report and converted file; negative/ must stay untouched) and the
-# mutant that must fail them.  convert/README.md.
+# expected report and converted file; negative/ must stay untouched), their
+# text reports as a person reads them (check-report-text.py), and the
+# mutants that must fail them.  convert/README.md.
 .PHONY: check-convert-fixtures
 check-convert-fixtures:
 	@$(NEED) coccinelle python3 python3-clang-14 libclang-14-dev
@@ -18,9 +19,12 @@ CHECK_TARGETS += check-convert-fixtures
 # function skipped once; the uncompiled sources ignored; a union word's
 # compare-and-swap not read through; two structs of one name merged; an
 # untyped use that could be either of two structs' counted against neither;
-# a use no pass read missed for a field keyed by name).  convert/README.md.
+# a use no pass read missed for a field keyed by name; an operation only
+# the compiler's view found said "add" in the text report, not increment or
+# decrement).  convert/README.md.
 COMPILER_MUTANTS = by-name no-revisit no-uncompiled no-packed merge attrib-by-name \
-	no-conventions no-noop zero-created no-put-release unattributed-dropped unread-by-key
+	no-conventions no-noop zero-created no-put-release unattributed-dropped unread-by-key \
+	add-words
 .PHONY: check-convert-compiler
 check-convert-compiler:
 	@$(NEED) coccinelle python3-clang-14 libclang-14-dev

@@ -259,7 +259,7 @@ def mutate_tests(tree, clock, name):
 
 
 TOOL_RUNS, TOOL_LOCK = {}, threading.Lock()
-DISCOVERY_ONLY = "atomic arithmetic as the compiler sees it"  # cli.candidates()
+DISCOVERY_ONLY = "atomic arithmetic as the compiler sees it"  # report.seen_docs()
 
 
 def start_tool(p, pristine, a, clock):

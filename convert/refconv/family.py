@@ -236,7 +236,10 @@ def find(root, files, defs, struct_fields=None):
                 fam.refused.append("%s means different things in its variants" % name)
             fam.ops[name] = r
             fam.defs.append((name, acc[0], f, first, last))
-    return out
+    # a count type is one whose operations count: at least one decrement
+    # (a struct whose member macros merely read or store is no count)
+    return {k: fam for k, fam in out.items() if fam.kind != "type" or any(
+        r[0] == "rmw" and r[2] == -1 for r in fam.ops.values())}
 
 
 def _calls(text, name):

@@ -29,8 +29,14 @@ word not read through), merge (fields keyed by name alone),
 attrib-by-name (an untyped use goes to every struct whose declaration the
 file sees), unattributed-dropped (an untyped use that could be either
 struct's counted against neither), unread-by-key (a use the passes did not
-read matched to a name-keyed field by its struct's key)."""
+read matched to a name-keyed field by its struct's key), add-words (an
+operation only the compiler's view found said by its kind, "add", not as
+the increment or decrement the model reads).
 
+Every report's text must read as a person reads it (check-report-text.py)."""
+
+import importlib.util
+import io
 import json
 import os
 import shutil
@@ -38,11 +44,22 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
-from refconv import cli, clangscan, model  # noqa: E402
+from refconv import clangscan, model, report  # noqa: E402
 
 MUTANTS = ("by-name", "no-revisit", "no-uncompiled", "no-packed", "merge",
            "attrib-by-name", "no-conventions", "no-noop", "zero-created", "no-put-release",
-           "unattributed-dropped", "unread-by-key")
+           "unattributed-dropped", "unread-by-key", "add-words")
+_spec = importlib.util.spec_from_file_location(
+    "check_report_text", os.path.join(HERE, "check-report-text.py"))
+TEXT = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(TEXT)
+
+
+def text_problems(doc, name):
+    """The text report of DOC as a person reads it (check-report-text.py)."""
+    out = io.StringIO()
+    report.print_report(doc, out)
+    return TEXT.problems(out.getvalue(), name)
 
 
 def _db(work, units):
@@ -88,6 +105,8 @@ def mutate(mutant):
     elif mutant == "unread-by-key":
         from refconv import clangattr
         clangattr.field_key = lambda key, field, fields: key
+    elif mutant == "add-words":  # the compiler's kind printed as what an operation does
+        report._seen_does = lambda m, o: o["kind"]
 
 
 def discovery(work, mutant):
@@ -118,16 +137,34 @@ def discovery(work, mutant):
     if not {"my_add", "my_dec", "my_inc", "ext_dec", "ext_inc"} <= wraps:
         bad.append("wrappers %s" % ", ".join(sorted(wraps)))
     print("check-convert-compiler: %s; found %s" % (note, ", ".join(sorted(found))))
+    return bad + (words(work) if mutant in (None, "add-words") else [])
+
+
+def words(work):
+    """The report of what only the compiler's view found names each
+    operation by its direction as the model reads it (ext_dec: step -1, a
+    decrement; __atomic_sub_fetch: a subtraction of its argument), never
+    "add"; and its text reads as a person reads it."""
+    doc = report.report_doc(model.build(work))
+    bad = text_problems(doc, "discovery")
+    said = {(o["op"], o["does"].split(",")[0]) for c in doc["candidates"]
+            if c["idiom"].startswith("atomic arithmetic as the compiler")
+            for o in c["operations"]}
+    for want in (("ext_dec", "decrement"),
+                 ("__atomic_add_fetch", "atomic addition of an argument"),
+                 ("__atomic_sub_fetch", "atomic subtraction of an argument")):
+        if want not in said:
+            bad.append("%s not said as %s: %s" % (want + (sorted(said),)))
     return bad
 
 
 def attribution(work):
     shutil.copytree(os.path.join(HERE, "compiler", "attrib"), work)
     _db(work, [("obj.c", []), ("src.c", []), ("read.c", [])])
-    doc = cli.report_doc(model.build(work))
+    doc = report.report_doc(model.build(work))
+    bad = text_problems(doc, "attrib")
     reads = {c["field"]: c["reads"] for c in doc["candidates"]}
     print("check-convert-compiler: reads %s" % json.dumps(reads, sort_keys=True))
-    bad = []
     if "read.c:8" not in reads.get("gobj.ref_count", []):
         bad.append("AS_OBJ (p)->ref_count not attributed to struct gobj")
     if "read.c:8" in reads.get("source.ref_count", []):
@@ -141,7 +178,8 @@ def attribution(work):
                    (got.get("source.ref_count"),))
     # without the compiler's view: each untyped use counts against both
     os.unlink(os.path.join(work, "compile_commands.json"))
-    doc = cli.report_doc(model.build(work))
+    doc = report.report_doc(model.build(work))
+    bad += text_problems(doc, "attrib without a compile database")
     for c in doc["candidates"]:
         if c["decision"] == "convert" or "read.c:16: a use that could not be " \
                 "attributed" not in c["reason"]:
@@ -155,14 +193,14 @@ def unread(work):
     it report-only, each named as not accounted for."""
     shutil.copytree(os.path.join(HERE, "compiler", "unread"), work)
     _db(work, [("obj.c", [])])
-    doc = cli.report_doc(model.build(work))
+    doc = report.report_doc(model.build(work))
     got = {c["field"]: (c["decision"], c["reason"].split("; ")) for c in doc["candidates"]}
     print("check-convert-compiler: unread %s" % json.dumps(got, sort_keys=True))
     dec, why = got.get("obj.refcount", ("missing", []))
     lines = sorted(r.split(":")[1] for r in why if "not accounted for" in r)
     if dec != "report-only" or lines != ["21", "22", "23"]:
         return ["obj.refcount's unread `.` uses not accounted for: %s, %s" % (dec, why)]
-    return []
+    return text_problems(doc, "unread")
 
 
 def typed(work):
@@ -174,10 +212,10 @@ def typed(work):
     shutil.copytree(os.path.join(HERE, "compiler", "typed"), work)
     _db(work, [("obj.c", [])])
     m = model.build(work)
-    doc = cli.report_doc(m)
+    doc = report.report_doc(m)
     got = {c["field"]: (c["decision"], c["kind"]) for c in doc["candidates"]}
     print("check-convert-compiler: typed %s" % json.dumps(got, sort_keys=True))
-    bad = []
+    bad = text_problems(doc, "typed")
     if got.get("page.refs") != ("convert", "reference-count"):
         bad.append("page.refs (created at 1) not converted")
     if got.get("session.refs", ("convert",))[0] != "report-only":

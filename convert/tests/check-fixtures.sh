@@ -29,6 +29,29 @@ run() { # TOOL [FIXTURE] -> 0 when every fixture (or FIXTURE) matches
 mkdir -p "$work"
 run "$tool" || { echo "check-convert-fixtures: FAILED" >&2; exit 1; }
 count=$(ls -d "$here"/*/obj.c | wc -l)
+# every text report reads as a person reads it: no Python value, each
+# operation said as a get, a put, a read or a creation, each report-only
+# count with what would convert it, a summary that adds up
+python3 "$here/check-report-text.py" "$work"/*.report >&2 ||
+	{ echo "check-convert-fixtures: a text report FAILED check-report-text.py" >&2; exit 1; }
+# its mutants: a raw value printed (the missing target type), the model's
+# shorthand printed for what an operation does; each must fail it
+text_mutant() { # FIXTURE SED-EXPR -> 0 when the mutant's report of FIXTURE fails the check
+	rm -rf "$work/mutant3" && cp -r "$(dirname "$tool")" "$work/mutant3"
+	sed -i "$2" "$work/mutant3/refconv/report.py"
+	if cmp -s "$(dirname "$tool")/refconv/report.py" "$work/mutant3/refconv/report.py"; then
+		echo "check-convert-fixtures: text mutant $2 did not apply" >&2
+		return 1
+	fi
+	rm -f "$work/$1.report"
+	run "$work/mutant3/refcount-convert" "$1" 2>/dev/null || :
+	[ -s "$work/$1.report" ] && ! python3 "$here/check-report-text.py" "$work/$1.report" > /dev/null
+}
+text_mutant family-trap 's/        to = " (%s if converted)" % c\["to"\] if c\["to"\] else ""/        to = " (%s if converted)" % c["to"]/' &&
+text_mutant gcc-atomic 's/("operation", "%s %s: %s" % (o\["at"\], o\["op"\], o\["does"\]))/("operation", "%s %s: %s" % (o["at"], o["op"], o["meaning"]))/' || {
+	echo "check-convert-fixtures: a text-report mutant (a raw value, the model's shorthand) passed" >&2
+	exit 1
+}
 # the mutant: ("new", "==", 0) means "references remain"
 rm -rf "$work/mutant" && cp -r "$(dirname "$tool")" "$work/mutant"
 sed -i 's/("new", "==", 0): "last"/("new", "==", 0): "notlast"/' \
@@ -70,7 +93,7 @@ mutant shared-get creation.py 's/    if not pure or not named_release(fm):/    i
 mutant release-scan release.py 's/call = next(filter(None, (_releases_object(t, None, b) for b in bases)), None)/call = None/' &&
 # the release the decision relies on (a callback through the object, a
 # call found after a member's release) left out of the inventory
-mutant release-scan cli.py 's/for x in fm\["releases"\] + relied_release(fm)}))/for x in fm["releases"]}))/' &&
+mutant release-scan report.py 's/for x in fm\["releases"\] + relied_release(fm)}))/for x in fm["releases"]}))/' &&
 # a use through `.` no pass read (no compile database) not accounted for
 mutant dot-use model.py 's/unread.mark(conv, unread.dot_uses(conv, lines, real), root,/unread.mark(conv, {}, root,/' &&
 # ... or a designated initialiser `.field =` taken as such a use
@@ -173,6 +196,7 @@ if check_cmd "$work/mutant/refcount-convert" 2>/dev/null; then
 	echo "check-convert-fixtures: the check mutant (another log variable) passed" >&2
 	exit 1
 fi
-echo "check-convert-fixtures: $count fixtures passed; the mutant fails gcc-atomic;" \
+echo "check-convert-fixtures: $count fixtures passed, their text reports read as a person reads them (its 2 mutants fail);" \
+	"the mutant fails gcc-atomic;" \
 	"the kept-value, creation, release, revival, atomic-store, family, declaration, teardown and unread-use mutants (29) fail kept-old, kept-refused, shared-get, release-scan, revival, atomic-store, family, family-trap, family-collide, struct-twice, teardown-zero, dot-use, win32, idle-counter, count-type, count-type-owner;" \
 	"check lists a logged report; its mutant fails; bad inputs and a moved compile database are named"

@@ -33,7 +33,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
-from refconv import cli, creation, model, scan  # noqa: E402
+from refconv import creation, model, report as R, scan  # noqa: E402
 
 MUTANTS = ("no-blank", "strings", "arrow", "knr", "no-names", "address")
 
@@ -67,7 +67,7 @@ def mutate(mutant):
 
 def report(tree, work):
     del scan.SKIPPED[:]
-    doc = cli.report_doc(model.build(tree, work))
+    doc = R.report_doc(model.build(tree, work))
     doc.pop("root")
     return doc
 
