@@ -218,6 +218,9 @@ def find(root, files, defs, struct_fields=None):
                 fam.refused.append("%s applies more than one operation" % name)
                 continue
             r = _resolve(acc[0], funcs)
+            if r is None and acc[0] in registry.PRIMITIVES:  # a primitive itself
+                call = next(_calls(body, acc[0]), None)
+                r = call and _resolve_call(acc[0], A.split_args(call[2]), params, funcs, 0)
             if r is None:
                 fam.refused.append("%s: %s() is not read as one atomic operation"
                                    % (name, acc[0]))
