@@ -1,0 +1,103 @@
+"""Which counts a file the tool could not read may use.  A skipped file
+(spatch failed or timed out on it, the compiler could not read it whole,
+or the build generates it and has not yet) refuses only the counts whose
+uses may lie in it: a field is refused when the file's text names it, or
+names a macro whose body names it (through other macros, to a fixpoint).
+A source the build has not generated yet stands for the files it is
+generated from: the tree's files of its name with another suffix
+(`parse.y`, `table.c.in`, `enums.c.template`) and, in a ninja build
+directory, the inputs ninja lists for it.  One whose inputs cannot be
+found may use anything: every count is refused."""
+
+import os
+import re
+import subprocess
+
+from . import scan
+
+
+def _ninja_inputs(root, f):
+    """The inputs of F as a build.ninja under ROOT lists them, or []."""
+    from .compdb import build_dirs
+    out = []
+    for _system, b in build_dirs(root):
+        if not os.path.exists(os.path.join(b, "build.ninja")):
+            continue
+        try:
+            r = subprocess.run(["ninja", "-C", b, "-t", "query", os.path.relpath(f, b)],
+                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                               universal_newlines=True, timeout=60)
+        except (OSError, subprocess.TimeoutExpired):
+            continue
+        where = None
+        for line in r.stdout.splitlines():
+            if re.match(r"^\s+(input|outputs):", line):
+                where = line.split(":")[0].strip()
+            elif where == "input" and line.startswith("    "):
+                p = os.path.normpath(os.path.join(b, line.strip().lstrip("|").strip()))
+                if os.path.isfile(p):
+                    out.append(p)
+    return out
+
+
+def inputs(root, f):
+    """The files F is generated from (F itself when it exists)."""
+    if os.path.isfile(f):
+        return [f]
+    stem = os.path.basename(f).split(".")[0]
+    found = []
+    for d, dirs, files in os.walk(root):
+        dirs[:] = [x for x in dirs if x not in scan.SKIP_DIRS and not x.startswith(".")]
+        found += [os.path.join(d, x) for x in files if x.split(".")[0] == stem and
+                  not x.endswith((".c", ".o", ".lo", ".obj"))]
+    return sorted(set(found + _ninja_inputs(root, f)))
+
+
+def users(text, fields, defs):
+    """The names of FIELDS that TEXT may use: named in it, or named by a
+    macro (DEFS: scan.macros) it names, through other macros."""
+    by_word = {}
+    for name, _p, body, _f, _a, _z in defs:
+        for w in set(re.findall(r"\w+", body)):
+            by_word.setdefault(w, set()).add(name)
+    words = set(re.findall(r"\w+", text))
+    out = set()
+    for field in fields:
+        reach, todo = set(), [field]
+        while todo:  # the macros that expand to the field, at any depth
+            w = todo.pop()
+            if w not in reach:
+                reach.add(w)
+                todo.extend(by_word.get(w, ()))
+        if reach & words:
+            out.add(field)
+    return out
+
+
+def refuse(model):
+    """Each field a skipped file may use is not converted (a conversion
+    must account for every use), the file and why named in its reasons."""
+    root = model["root"]
+    fields = {fm["field"] for fm in model["fields"].values()}
+    defs = model.get("defs") or scan.macros(model["files"])
+    for f, why in scan.SKIPPED:
+        srcs = inputs(root, f)
+        if srcs:
+            text = "\n".join(scan.read(x) for x in srcs)
+            hit = users(text, fields, defs)
+            how = "its uses of .%s are unknown" if srcs == [f] else \
+                "it is generated from %s, which may use .%%s" % ", ".join(
+                    os.path.relpath(x, root) for x in srcs)
+        else:
+            hit = fields
+            how = "nothing it is generated from was found: it may use .%s"
+        for fm in model["fields"].values():
+            if fm["field"] not in hit:
+                continue
+            r = "%s was skipped (%s): %s" % (os.path.relpath(f, root), why,
+                                            how % fm["field"])
+            if r not in fm["reasons"]:
+                fm["reasons"].append(r)
+                fm["decision"] = "report-only"
+                if fm.get("kind") == "reference-count":
+                    fm["kind"] = "unknown"
