@@ -31,10 +31,10 @@ import sys
 
 MAKEFILES = ("GNUmakefile", "makefile", "Makefile")
 # what a configure script leaves in the tree it configured: autoconf's
-# config.status and config.log, ffmpeg's ffbuild/config.log, mklove's
+# config.status and config.log, ffmpeg's ffbuild/config.mak, mklove's
 # Makefile.config
-CONFIGURED = ("config.status", "config.log", os.path.join("ffbuild", "config.log"),
-              "Makefile.config")
+CONFIGURED = ("config.status", "config.log", os.path.join("ffbuild", "config.mak"),
+              "Makefile.config", "config.mak")
 # the files that say how to configure a tree that is not
 UNCONFIGURED = (("configure", "./configure"), ("CMakeLists.txt", "cmake"),
                 ("meson.build", "meson setup"), ("configure.ac", "autoreconf, ./configure"))
@@ -219,8 +219,8 @@ def from_cmake(root, b, dest):
         return None, "%s: cmake with its cache entries into %s failed: %s" % (
             what, scratch, (out.strip().splitlines() or ["?"])[-1][:200])
     return made, "%s: compile database made by cmake with its cache entries and " \
-        "CMAKE_EXPORT_COMPILE_COMMANDS=ON in %s (the build directory untouched)" % (
-            what, scratch)
+        "CMAKE_EXPORT_COMPILE_COMMANDS=ON in the scratch directory %s (the build " \
+        "directory untouched)" % (what, scratch)
 
 
 def what_if(root):
