@@ -19,7 +19,8 @@ A database the tool makes is written under the cache directory
 ~/.cache/refcount-convert), never into DIR; each run makes it again.  A
 tree that is not configured is never configured here (configure writes
 into the tree): the tool says so and reads the spelled source.  Every
-decision is said on standard error, once per tree and run."""
+decision is said on standard error, once per tree and run, except that
+the tree has no build system at all (the report's discovery says it)."""
 
 import hashlib
 import json
@@ -38,6 +39,7 @@ CONFIGURED = ("config.status", "config.log", os.path.join("ffbuild", "config.mak
 # the files that say how to configure a tree that is not
 UNCONFIGURED = (("configure", "./configure"), ("CMakeLists.txt", "cmake"),
                 ("meson.build", "meson setup"), ("configure.ac", "autoreconf, ./configure"))
+NO_BUILD = "no build system found (no Makefile, meson or CMake build directory)"
 TIMEOUT = int(os.environ.get("REFCONV_DRY_RUN_TIMEOUT", 600))
 W_BYTES = 60000  # the -W list stays within one environment string (128 KiB)
 COMPILER = re.compile(r"^(\S*/)?(\S+-)?(gcc|cc|clang)(-\d+(\.\d+)*)?$")
@@ -68,7 +70,8 @@ def locate(root):
         return own, None
     if root not in _FOUND:
         _FOUND[root] = make(root, cache_dir(root))
-        say(root, _FOUND[root][1])
+        if NO_BUILD not in _FOUND[root][1]:  # else the report's discovery says it
+            say(root, _FOUND[root][1])
     return _FOUND[root]
 
 
@@ -125,8 +128,7 @@ def make(root, dest):
                            how[0][0], " nor config.status" if mk or how[0][0] == "configure"
                            else "", how[0][1]))
         else:
-            why.append("no build system found (no Makefile, meson or CMake build "
-                       "directory)")
+            why.append(NO_BUILD)
     return None, "no compile database: %s; spatch on the spelled source only, " \
         "every #if variant considered" % "; ".join(why)
 
