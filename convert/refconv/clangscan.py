@@ -584,7 +584,8 @@ def discover(root, jobs=2, max_bytes=2 << 20):
             done |= {(e["file"], e["directory"]) for e, _w, o in todo if o is None}
             wraps = _wrappers(facts)
             names = set(wraps)
-        _unfound(pool, entries, text, skipped)
+        from .skipped import unfound
+        unfound(pool, entries, text, skipped)
     units = len(done)
     fields, first = {}, {}
     for name, f, line, uses in facts:
@@ -632,45 +633,6 @@ def discover(root, jobs=2, max_bytes=2 << 20):
                     ", and on %d of %d sources the build does not compile, with "
                     "the flags of their nearest compiled neighbour" % (
                         borrowed, len(entries) - compiled) if borrowed else "")
-
-
-INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"]+)"', re.M)
-
-
-def _fatal_worker(e):
-    f = os.path.normpath(os.path.join(e["directory"], e["file"]))
-    try:
-        ci = _lib()
-        tu = ci.Index.create().parse(f, args=_args(e), options=ci.TranslationUnit.
-                                     PARSE_SKIP_FUNCTION_BODIES)
-        return f, _fatal(tu)
-    except Exception:  # noqa: BLE001 - a unit libclang fails on is no suspect
-        return f, []
-
-
-def _unfound(pool, entries, text, skipped):
-    """The units with a quoted include found nowhere (not beside the unit,
-    in its -I and -iquote directories, nor the system's), a header the
-    build generates and has not generated yet: parsed without function
-    bodies, each whose include libclang does not find either (an #if
-    may leave it out) is skipped, named with the include."""
-    sys_dirs = ["/usr/local/include", "/usr/include"]
-    suspects = []
-    for e in entries:
-        args = e.get("arguments") or shlex.split(e.get("command", ""))
-        dirs = [os.path.dirname(os.path.join(e["directory"], e["file"]))]
-        for i, a in enumerate(args):
-            d = a[2:] if a.startswith("-I") and len(a) > 2 else a[7:] if \
-                a.startswith("-iquote") and len(a) > 7 else args[i + 1] if \
-                a in ("-I", "-iquote") and i + 1 < len(args) else None
-            if d:
-                dirs.append(os.path.join(e["directory"], d))
-        if any(not any(os.path.exists(os.path.join(d, h)) for d in dirs + sys_dirs)
-               for h in INCLUDE.findall(text[e["file"], e["directory"]])):
-            suspects.append(e)
-    for f, fatal in pool.imap(_fatal_worker, suspects):
-        for _n, _f, _l, uses in fatal:
-            skipped.append((f, "not read whole by the compiler (%s)" % uses[0][2][1]))
 
 
 def _shown(db, root):

@@ -7,10 +7,12 @@ A source the build has not generated yet stands for the files it is
 generated from: the tree's files of its name with another suffix
 (`parse.y`, `table.c.in`, `enums.c.template`) and, in a ninja build
 directory, the inputs ninja lists for it.  One whose inputs cannot be
-found may use anything: every count is refused."""
+found may use anything: every count is refused.  Also found here: the
+units the compiler cannot read whole, whose generated header is missing."""
 
 import os
 import re
+import shlex
 import subprocess
 
 from . import scan
@@ -101,3 +103,43 @@ def refuse(model):
                 fm["decision"] = "report-only"
                 if fm.get("kind") == "reference-count":
                     fm["kind"] = "unknown"
+
+
+INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"]+)"', re.M)
+
+
+def _fatal_worker(e):
+    f = os.path.normpath(os.path.join(e["directory"], e["file"]))
+    from . import clangscan as cs
+    try:
+        ci = cs._lib()
+        tu = ci.Index.create().parse(f, args=cs._args(e), options=ci.TranslationUnit.
+                                     PARSE_SKIP_FUNCTION_BODIES)
+        return f, cs._fatal(tu)
+    except Exception:  # noqa: BLE001 - a unit libclang fails on is no suspect
+        return f, []
+
+
+def unfound(pool, entries, text, skipped):
+    """The units with a quoted include found nowhere (not beside the unit,
+    in its -I and -iquote directories, nor the system's), a header the
+    build generates and has not generated yet: parsed without function
+    bodies, each whose include libclang does not find either (an #if
+    may leave it out) is skipped, named with the include."""
+    sys_dirs = ["/usr/local/include", "/usr/include"]
+    suspects = []
+    for e in entries:
+        args = e.get("arguments") or shlex.split(e.get("command", ""))
+        dirs = [os.path.dirname(os.path.join(e["directory"], e["file"]))]
+        for i, a in enumerate(args):
+            d = a[2:] if a.startswith("-I") and len(a) > 2 else a[7:] if \
+                a.startswith("-iquote") and len(a) > 7 else args[i + 1] if \
+                a in ("-I", "-iquote") and i + 1 < len(args) else None
+            if d:
+                dirs.append(os.path.join(e["directory"], d))
+        if any(not any(os.path.exists(os.path.join(d, h)) for d in dirs + sys_dirs)
+               for h in INCLUDE.findall(text[e["file"], e["directory"]])):
+            suspects.append(e)
+    for f, fatal in pool.imap(_fatal_worker, suspects):
+        for _n, _f, _l, uses in fatal:
+            skipped.append((f, "not read whole by the compiler (%s)" % uses[0][2][1]))
