@@ -429,7 +429,7 @@ def _parse(pool, root, jobs, skipped, later):
         if err:
             skipped.append((f, "libclang: " + err))
         for name, _f, _l, uses in fs:
-            if name == "=fatal":
+            if name == "=fatal" and not e.get("borrowed"):  # not the flags it borrowed
                 skipped.append((f, "not read whole by the compiler (%s)" % uses[0][2][1]))
         facts.extend(x for x in fs if x[0] != "=fatal")
         for k, called in lt.items():

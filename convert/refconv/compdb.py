@@ -272,10 +272,12 @@ ENTER = re.compile(r"^\S*make(?:\[\d+\])?: (Entering|Leaving) directory [`'\"](.
 
 
 def dry_run_commands(text, top):
-    """compile_commands entries from `make -nkw` output: every line with a
-    C compiler, -c and a .c file, in the directory make says it entered."""
+    """compile_commands entries from `make -nkw` output: every line (its
+    backslash continuations joined) with a C compiler, -c and a .c file,
+    in the directory make says it entered."""
     cwd, out, stack = top, [], []
-    for line in text.splitlines():
+    # a recipe line continued with a backslash is printed as it is written
+    for line in re.sub(r"\\\n\s*", " ", text).splitlines():
         m = ENTER.match(line)
         if m:
             if m.group(1) == "Entering":
@@ -286,7 +288,8 @@ def dry_run_commands(text, top):
             continue
         # automake's `test -f 'x.c' || echo './'`x.c
         line = re.sub(r"`test -f '[^']*' \|\| echo '[^']*'`", "", line)
-        words = line.split()
+        # automake's silent rules: `echo "  CC      " x.o;gcc ...`
+        words = re.sub(r"(;|&&|\|\|)", r" \1 ", line).split()
         cc = [i for i, w in enumerate(words) if COMPILER.match(w)]
         if not cc or "-c" not in words:
             continue

@@ -121,7 +121,8 @@ def _fatal_worker(e):
 
 
 def unfound(pool, entries, text, skipped):
-    """The units with a quoted include found nowhere (not beside the unit,
+    """The units of the database (not those read with a neighbour's flags)
+    with a quoted include found nowhere (not beside the unit,
     in its -I and -iquote directories, nor the system's), a header the
     build generates and has not generated yet: parsed without function
     bodies, each whose include libclang does not find either (an #if
@@ -129,6 +130,8 @@ def unfound(pool, entries, text, skipped):
     sys_dirs = ["/usr/local/include", "/usr/include"]
     suspects = []
     for e in entries:
+        if e.get("borrowed"):  # the flags of a neighbour: its -I may not fit
+            continue
         args = e.get("arguments") or shlex.split(e.get("command", ""))
         dirs = [os.path.dirname(os.path.join(e["directory"], e["file"]))]
         for i, a in enumerate(args):
