@@ -57,8 +57,8 @@ CHECK_TARGETS += check-convert-passes
 # configuring it; a skipped file, generated but not yet, refuses only the
 # counts it may use; on convert/tests/compdb/; its mutants must fail it
 # (check-compdb.py says what each breaks).  convert/README.md.
-COMPDB_MUTANTS = no-dry-run no-what-if remake configured-anyway no-build-dirs \
-	no-cache-entries skip-all no-macros no-inputs not-named
+COMPDB_MUTANTS = no-dry-run no-what-if remake no-continued no-separators configured-anyway \
+	no-build-dirs no-cache-entries skip-all no-macros no-inputs not-named
 .PHONY: check-convert-compdb
 check-convert-compdb:
 	@$(NEED) coccinelle python3-clang-14 libclang-14-dev make meson ninja-build cmake

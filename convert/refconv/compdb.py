@@ -271,13 +271,26 @@ def dry_run(d, args, dest, timeout=TIMEOUT, note=None):
 ENTER = re.compile(r"^\S*make(?:\[\d+\])?: (Entering|Leaving) directory [`'\"](.*)['\"]$")
 
 
+def recipe_lines(text):
+    """make's output, one line per recipe line: a line continued with a
+    backslash is printed as it is written."""
+    return re.sub(r"\\\n\s*", " ", text).splitlines()
+
+
+def shell_words(line):
+    """LINE's words, the shell's separators words of their own (automake's
+    silent rules print `echo "  CC      " x.o;gcc ...`)."""
+    # automake's `test -f 'x.c' || echo './'`x.c
+    line = re.sub(r"`test -f '[^']*' \|\| echo '[^']*'`", "", line)
+    return re.sub(r"(;|&&|\|\|)", r" \1 ", line).split()
+
+
 def dry_run_commands(text, top):
-    """compile_commands entries from `make -nkw` output: every line (its
-    backslash continuations joined) with a C compiler, -c and a .c file,
-    in the directory make says it entered."""
+    """compile_commands entries from `make -nkw` output: every recipe line
+    with a C compiler, -c and a .c file, in the directory make says it
+    entered."""
     cwd, out, stack = top, [], []
-    # a recipe line continued with a backslash is printed as it is written
-    for line in re.sub(r"\\\n\s*", " ", text).splitlines():
+    for line in recipe_lines(text):
         m = ENTER.match(line)
         if m:
             if m.group(1) == "Entering":
@@ -286,10 +299,7 @@ def dry_run_commands(text, top):
             elif stack:
                 cwd = stack.pop()  # back where the parent make runs
             continue
-        # automake's `test -f 'x.c' || echo './'`x.c
-        line = re.sub(r"`test -f '[^']*' \|\| echo '[^']*'`", "", line)
-        # automake's silent rules: `echo "  CC      " x.o;gcc ...`
-        words = re.sub(r"(;|&&|\|\|)", r" \1 ", line).split()
+        words = shell_words(line)
         cc = [i for i, w in enumerate(words) if COMPILER.match(w)]
         if not cc or "-c" not in words:
             continue

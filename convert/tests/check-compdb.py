@@ -8,9 +8,10 @@ converted; without it, both are refused for a use that could not be
 attributed):
 
 - autotools/: a configured tree, built, whose Makefile is older than its
-  Makefile.in, with a recursive make into lib/ (flags of its own): make's
-  dry run gives every unit, runs nothing (config.status, configure) and
-  leaves the tree as it was;
+  Makefile.in, with a recursive make into lib/ (flags of its own, in
+  automake's silent-rule form) and a recipe line continued on the next:
+  make's dry run gives every unit, runs nothing (config.status,
+  configure) and leaves the tree as it was;
 - unconfigured/: a configure script and a Makefile that runs it to make
   what it includes: never run, the tool says the tree is not configured
   and reads the spelled source;
@@ -25,7 +26,8 @@ attributed):
 
 --mutant NAME makes it fail: no-dry-run (no database from make),
 no-what-if (only the units of a tree not yet built), remake (makefiles
-remade by the dry run), configured-anyway (a tree with a configure script
+remade by the dry run), no-continued (a recipe's continued line read
+alone), no-separators (`echo ...;gcc` one word), configured-anyway (a tree with a configure script
 taken as configured), no-build-dirs (meson and CMake build directories
 not looked for), no-cache-entries (the scratch cmake without the build
 directory's cache), skip-all (a skipped file refuses every count),
@@ -45,7 +47,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 from refconv import cli, clangscan, compdb, model, scan, skipped  # noqa: E402
 
-MUTANTS = ("no-dry-run", "no-what-if", "remake", "configured-anyway", "no-build-dirs",
+MUTANTS = ("no-dry-run", "no-what-if", "remake", "no-continued", "no-separators", "configured-anyway", "no-build-dirs",
            "no-cache-entries", "skip-all", "no-macros", "no-inputs", "not-named")
 ATTRIB = os.path.join(HERE, "compiler", "attrib")
 WITH = {"gobj.ref_count": ("report-only", "read.c:16: address taken"),
@@ -71,6 +73,10 @@ def mutate(mutant):
                     out.append(w)
             return run(out, cwd, *a, **k)
         compdb._run = remaking
+    elif mutant == "no-continued":
+        compdb.recipe_lines = lambda text: text.splitlines()
+    elif mutant == "no-separators":
+        compdb.shell_words = lambda line: line.split()
     elif mutant == "configured-anyway":
         compdb.CONFIGURED = ("configure",)
     elif mutant == "no-build-dirs":
@@ -145,6 +151,13 @@ def autotools(work):
     before = tree_state(work)
     _m, doc, err = report(work)
     bad = verdicts("autotools", doc, err, WITH)
+    import json
+    db = compdb.locate(work)[0]
+    units = sorted(os.path.relpath(os.path.join(e["directory"], e["file"]), work)
+                   for e in json.load(open(db))) if db else []
+    if units != ["lib/obj.c", "lib/src.c", "read.c"]:
+        bad.append("autotools: the dry run's units %s, not lib/obj.c, lib/src.c, read.c"
+                   % units)
     if "make's dry run" not in err:
         bad.append("autotools: the dry run not said on standard error: %s" % err)
     after = tree_state(work)
