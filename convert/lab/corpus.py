@@ -108,7 +108,8 @@ def _compdb(p, d, timeout):
     db = os.path.join(b, "compile_commands.json")
     if system in ("meson", "cmake") and os.path.exists(db):
         return db, "configured already"
-    if os.path.exists(os.path.join(d, "Makefile")) and system not in ("meson", "cmake"):
+    if system not in ("meson", "cmake") and any(
+            os.path.exists(os.path.join(d, c)) for c in compdb_mod.CONFIGURED):
         return None, "configured already (the tool makes its compile database)"
     try:
         if system == "meson":
