@@ -4,9 +4,10 @@ or the build generates it and has not yet) refuses only the counts whose
 uses may lie in it: a field is refused when the file's text names it, or
 names a macro whose body names it (through other macros, to a fixpoint).
 A source the build has not generated yet stands for the files it is
-generated from: the tree's files of its name with another suffix
-(`parse.y`, `table.c.in`, `enums.c.template`) and, in a ninja build
-directory, the inputs ninja lists for it.  One whose inputs cannot be
+generated from: its prerequisites in make's database (`make -pq`, of the
+makefile beside it), the inputs ninja lists for it in a ninja build
+directory, and the tree's files of its name with another suffix
+(`parse.y`, `table.c.in`, `enums.c.template`).  One whose inputs cannot be
 found may use anything: every count is refused.  Also found here: the
 units the compiler cannot read whole, whose generated header is missing."""
 
@@ -42,8 +43,37 @@ def _ninja_inputs(root, f):
     return out
 
 
+def _make_inputs(root, f):
+    """The prerequisites of F in the rules of the makefile beside it (or at
+    ROOT), as `make -pq` prints its database (no makefile remade), or []."""
+    from .compdb import MAKEFILES
+    d = next((x for x in (os.path.dirname(f), root) if any(
+        os.path.isfile(os.path.join(x, m)) for m in MAKEFILES)), None)
+    if d is None:
+        return []
+    target = os.path.relpath(f, d)
+    try:
+        r = subprocess.run(["make", "-pq"] + [o for m in MAKEFILES for o in ("-o", m)] +
+                           [target], cwd=d, stdout=subprocess.PIPE,
+                           stderr=subprocess.DEVNULL, universal_newlines=True,
+                           errors="surrogateescape", timeout=60,
+                           env=dict(os.environ, LC_ALL="C"))
+    except (OSError, subprocess.TimeoutExpired):
+        return []
+    out = []
+    for line in r.stdout.splitlines():
+        if line.startswith(target + ":") and not line.startswith(target + "::"):
+            for w in line[len(target) + 1:].split():
+                p = os.path.normpath(os.path.join(d, w))
+                if w != "|" and os.path.isfile(p):
+                    out.append(p)
+    return out
+
+
 def inputs(root, f):
-    """The files F is generated from (F itself when it exists)."""
+    """The files F is generated from (F itself when it exists): what the
+    build records (make's database, ninja's), and the tree's files of its
+    name with another suffix."""
     if os.path.isfile(f):
         return [f]
     stem = os.path.basename(f).split(".")[0]
@@ -52,7 +82,9 @@ def inputs(root, f):
         dirs[:] = [x for x in dirs if x not in scan.SKIP_DIRS and not x.startswith(".")]
         found += [os.path.join(d, x) for x in files if x.split(".")[0] == stem and
                   not x.endswith((".c", ".o", ".lo", ".obj"))]
-    return sorted(set(found + _ninja_inputs(root, f)))
+    built = [x for x in _ninja_inputs(root, f) + _make_inputs(root, f)
+             if x.startswith(os.path.join(root, ""))]  # not /usr/bin/sed
+    return sorted(set(found + built))
 
 
 def users(text, fields, defs):

@@ -19,10 +19,11 @@ attributed):
   removed: `ninja -t compdb`), cmake/ (Unix Makefiles with a cache entry
   the units need: cmake again into a scratch directory; Ninja: `ninja -t
   compdb`): found under any name;
-- generated/: table.c, which the build generates from table.in and has
-  not yet, and enums.c, whose generated enums.h is missing: both named in
-  `skipped`; pool.users, which table.in reads through a macro, refused;
-  conn.refs converted by `apply`.
+- generated/, read through make's dry run and through meson: table.c,
+  which the build generates from pool-table.tmpl (make's rule, ninja's
+  custom target) and has not yet, and enums.c, whose generated enums.h
+  is missing: both named in `skipped`; pool.users, which the template
+  reads through a macro, refused; conn.refs converted by `apply`.
 
 --mutant NAME makes it fail: no-dry-run (no database from make),
 no-what-if (only the units of a tree not yet built), remake (makefiles
@@ -31,8 +32,8 @@ alone), no-separators (`echo ...;gcc` one word), configured-anyway (a tree with 
 taken as configured), no-build-dirs (meson and CMake build directories
 not looked for), no-cache-entries (the scratch cmake without the build
 directory's cache), skip-all (a skipped file refuses every count),
-no-macros (a skipped file's macros not followed), no-inputs (a source not
-generated yet read from nothing), not-named (a unit whose include is
+no-macros (a skipped file's macros not followed), no-inputs (the inputs
+the build records for a source not generated yet not read), not-named (a unit whose include is
 missing not named)."""
 
 import contextlib
@@ -89,7 +90,7 @@ def mutate(mutant):
         users = skipped.users
         skipped.users = lambda text, fields, defs: users(text, fields, [])
     elif mutant == "no-inputs":
-        skipped.inputs = lambda root, f: [f] if os.path.isfile(f) else []
+        skipped._make_inputs = skipped._ninja_inputs = lambda root, f: []
     elif mutant == "not-named":
         clangscan._fatal = lambda tu: []
 
@@ -206,18 +207,32 @@ def cmake(work):
 
 
 def generated(work):
-    shutil.copytree(os.path.join(HERE, "compdb", "generated"), work)
+    bad = []
+    for system in ("make", "meson"):
+        w = work + "-" + system
+        shutil.copytree(os.path.join(HERE, "compdb", "generated"), w)
+        table = "table.c"
+        if system == "meson":
+            run(w, ["meson", "setup", "_out"])
+            table = "_out/table.c"
+        bad += generated_tree(w, system, table)
+    return bad
+
+
+def generated_tree(work, system, table):
+    """One build of generated/: TABLE not there, enums.c not read whole."""
+    name = "generated, " + system
     m, doc, err = report(work)
-    bad = verdicts("generated", doc, err, {
-        "pool.users": ("report-only", "table.c was skipped (not there: the build "
-                       "generates it and has not yet): it is generated from table.in"),
+    bad = verdicts(name, doc, err, {
+        "pool.users": ("report-only", "%s was skipped (not there: the build generates "
+                       "it and has not yet): it is generated from pool-table.tmpl," % table),
         "conn.refs": ("convert", "")})
     sk = {s["file"]: s["why"] for s in doc["skipped"]}
-    print("check-convert-compdb: generated: skipped %s" % sk)
+    print("check-convert-compdb: %s: skipped %s" % (name, sk))
     if "'enums.h' file not found" not in sk.get("enums.c", ""):
-        bad.append("generated: enums.c (its enums.h not generated) not named: %s" % sk)
-    if "table.c" not in sk:
-        bad.append("generated: table.c (not generated) not named: %s" % sk)
+        bad.append("%s: enums.c (its enums.h not generated) not named: %s" % (name, sk))
+    if table not in sk:
+        bad.append("%s: %s (not generated) not named: %s" % (name, table, sk))
     from refconv import rewrite
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
@@ -225,8 +240,8 @@ def generated(work):
                                            "include"))
     conn, pool = (open(os.path.join(work, f)).read() for f in ("conn.h", "pool.h"))
     if rc or "refcount_t refs;" not in conn or "int users;" not in pool:
-        bad.append("generated: apply (exit %d) did not convert conn.refs alone: %s" % (
-            rc, out.getvalue().strip().splitlines()[-1:]))
+        bad.append("%s: apply (exit %d) did not convert conn.refs alone: %s" % (
+            name, rc, out.getvalue().strip().splitlines()[-1:]))
     return bad
 
 
