@@ -56,6 +56,24 @@ check-convert-passes:
 	done
 	@echo "check-convert-passes: the $(PASSES_MUTANTS) mutants fail, as they must"
 CHECK_TARGETS += check-convert-passes
+# The compile database the tool makes for a tree without one, the way its
+# build would (make's dry run, a meson or CMake build directory), never
+# configuring it; a skipped file, generated but not yet, refuses only the
+# counts it may use; on convert/tests/compdb/; its mutants must fail it
+# (check-compdb.py says what each breaks).  convert/README.md.
+COMPDB_MUTANTS = no-dry-run no-what-if remake no-continued no-separators configured-anyway \
+	no-build-dirs no-cache-entries skip-all no-macros no-inputs not-named
+.PHONY: check-convert-compdb
+check-convert-compdb:
+	@$(NEED) coccinelle python3-clang-14 libclang-14-dev make meson ninja-build cmake
+	python3 convert/tests/check-compdb.py $(CURDIR)/$(B)/convert-compdb
+	@for m in $(COMPDB_MUTANTS); do \
+		! python3 convert/tests/check-compdb.py $(CURDIR)/$(B)/convert-compdb \
+			--mutant $$m >/dev/null || \
+			{ echo "check-convert-compdb: the $$m mutant passed"; exit 1; }; \
+	done
+	@echo "check-convert-compdb: the $(COMPDB_MUTANTS) mutants fail, as they must"
+CHECK_TARGETS += check-convert-compdb
 
 # Every class of wrong conversion in convert/tests/classes/README.md, in
 # several disguises, converted class by class, built against the library and

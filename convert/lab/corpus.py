@@ -4,9 +4,10 @@ scored against the hand-read ground truth of nine Debian projects
 (convert/tests/corpus/truth.json, convert/README.md).
 
 For each project: its Debian source at the pinned version (apt-get source
-through convert/lab/fetch-src.sh, cached under WORK/src), optionally a
-compile database (--compdb: meson/cmake at configure time, make's dry run
-for autotools and plain make), then `refcount-convert report
+through convert/lab/fetch-src.sh, cached under WORK/src), optionally
+configured (--compdb: meson and cmake into build-corpus/, a configure script
+in the tree; the tool then reads its compile database, or makes it from
+make's dry run: refconv/compdb.py), then `refcount-convert report
 --format=json` under a time limit, scored:
 
   found     true counts with a candidate keyed to their Struct.field
@@ -42,6 +43,9 @@ import sys
 import time
 
 import convbuild
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from refconv import compdb as compdb_mod  # noqa: E402 - the tool's own
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.dirname(os.path.dirname(HERE))
@@ -89,54 +93,53 @@ def compdb(p, d, timeout, retry=True):
 
 
 def _compdb(p, d, timeout):
-    """compile_commands.json at the tree's top, the way its build system
-    gives one without building: meson and cmake at configure time;
-    autotools and plain make from make's dry run (-n: nothing compiled).
-    Returns (path or None, note)."""
-    out = os.path.join(d, "compile_commands.json")
-    if os.path.exists(out):
-        return out, "cached"
+    """The tree configured the way its build is, so that the tool reads it
+    as the compiler does: meson and cmake into build-corpus/ (their
+    compile_commands.json), autotools and the other configure scripts in
+    the tree, whose compile database the tool makes itself from make's
+    dry run (refconv/compdb.py).  Returns (path or None, note)."""
     b = os.path.join(d, "build-corpus")
     system = p["build"].split()[0]
+    if p.get("make"):
+        out = os.path.join(d, "compile_commands.json")
+        if os.path.exists(out):
+            return out, "cached"
+        return _make_recipe(p["make"], d, b, out, timeout)
+    db = os.path.join(b, "compile_commands.json")
+    if system in ("meson", "cmake") and os.path.exists(db):
+        return db, "configured already"
+    if system not in ("meson", "cmake") and any(
+            os.path.exists(os.path.join(d, c)) for c in compdb_mod.CONFIGURED):
+        return None, "configured already (the tool makes its compile database)"
     try:
         if system == "meson":
             shutil.rmtree(b, ignore_errors=True)  # a failed configure's leftovers
-            r = subprocess.run(["meson", "setup"] + p.get("configure", []) + [b, d],
-                               cwd=d, timeout=timeout,
-                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                               universal_newlines=True)
-            src = os.path.join(b, "compile_commands.json")
+            cmd, cwd = ["meson", "setup"] + p.get("configure", []) + [b, d], d
         elif system == "cmake":
-            r = subprocess.run(["cmake", "-S", d, "-B", b,
-                                "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON"] + p.get("configure", []),
-                               timeout=timeout,
-                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                               universal_newlines=True)
-            src = os.path.join(b, "compile_commands.json")
-        elif p.get("make"):
-            return _make_recipe(p["make"], d, b, out, timeout)
+            cmd, cwd = ["cmake", "-S", d, "-B", b, "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON"] + \
+                p.get("configure", []), d
+        elif os.path.exists(os.path.join(d, "configure")):
+            cmd, cwd = ["./configure"] + p.get("configure", []), d
         else:
-            if os.path.exists(os.path.join(d, "configure")):
-                r = subprocess.run(["./configure"] + p.get("configure", []), cwd=d, timeout=timeout,
-                                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                   universal_newlines=True)
-                if r.returncode != 0:
-                    return None, "configure failed: " + r.stdout.strip()[-200:]
-            return _dry_run([], d, out, timeout, "make -n")
+            return None, "nothing to configure (the tool makes its compile database)"
+        r = subprocess.run(cmd, cwd=cwd, timeout=timeout, stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, universal_newlines=True)
     except (OSError, subprocess.TimeoutExpired) as e:
         return None, "configure failed: %s" % e
-    if r.returncode != 0 or not os.path.exists(src):
-        return None, "configure failed: " + (r.stdout.strip().splitlines() or ["?"])[-1]
-    os.symlink(src, out)
-    return out, system
+    if r.returncode != 0:
+        return None, "configure failed: " + r.stdout.strip()[-200:]
+    if system in ("meson", "cmake"):
+        return (db, system) if os.path.exists(db) else (None, "configure failed: no %s" % db)
+    return None, "configured (the tool makes its compile database)"
 
 
 def _make_recipe(m, d, b, out, timeout):
     """A project built by its own make with no configure step (NSS's
     coreconf), the way its Debian package drives it: M's "real" make runs
     first (the build's header export, which the compile lines' -I name),
-    then the "dry" one with -nkw, read like any dry run.  {build} in the
-    flags is the build directory, outside the scanned tree."""
+    then the "dry" one, read like any dry run (compdb.dry_run) into OUT:
+    the tool cannot know these targets and flags.  {build} in the flags is
+    the build directory, outside the scanned tree."""
     os.makedirs(b, exist_ok=True)
     flags = [f.replace("{build}", b) for f in m.get("flags", [])]
     for args in m.get("real", []):
@@ -146,50 +149,9 @@ def _make_recipe(m, d, b, out, timeout):
         if r.returncode != 0:
             return None, "configure failed: make %s: %s" % (
                 " ".join(args), r.stdout.strip()[-200:])
-    return _dry_run(m["dry"] + flags, d, out, timeout,
-                    "the project's make: %s, then its dry run" % ", ".join(
-                        " ".join(a) for a in m.get("real", [])))
-
-
-def _dry_run(args, d, out, timeout, note):
-    """compile_commands.json at OUT from `make -nkw ARGS` in D."""
-    r = subprocess.run(["make", "-nkw"] + args, cwd=d, timeout=timeout,
-                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                       universal_newlines=True)
-    cmds = dry_run_commands(r.stdout, d)
-    if not cmds:
-        return None, "make -n gave no compile command"
-    with open(out, "w") as f:
-        json.dump(cmds, f, indent=1)
-    return out, note
-
-
-def dry_run_commands(text, top):
-    """compile_commands entries from `make -nkw` output: every line with a
-    C compiler, -c and a .c file, in the directory make says it entered."""
-    cwd, out, stack = top, [], []
-    for line in text.splitlines():
-        m = re.match(r"make(?:\[\d+\])?: (Entering|Leaving) directory '(.*)'", line)
-        if m:
-            if m.group(1) == "Entering":
-                stack.append(cwd)
-                cwd = m.group(2)
-            elif stack:
-                cwd = stack.pop()  # back where the parent make runs
-            continue
-        # automake's `test -f 'x.c' || echo './'`x.c
-        line = re.sub(r"`test -f '[^']*' \|\| echo '[^']*'`", "", line)
-        words = line.split()
-        cc = [i for i, w in enumerate(words) if re.match(r"^(\S*/)?(gcc|cc|clang)(-\d+)?$", w)]
-        if not cc or "-c" not in words:
-            continue
-        args = words[cc[0]:]
-        ends = [i for i, w in enumerate(args) if w in ("&&", ";", "||", "|")]
-        args = [w.strip("'\"") for w in args[:ends[0] if ends else len(args)]]
-        srcs = [w for w in args if w.endswith(".c")]
-        if srcs:
-            out.append(dict(directory=cwd, arguments=args, file=srcs[-1]))
-    return out
+    return compdb_mod.dry_run(d, m["dry"] + flags, os.path.dirname(out), timeout,
+                              "the project's make: %s, then its dry run" % ", ".join(
+                                  " ".join(a) for a in m.get("real", [])))
 
 
 def report(d, timeout):

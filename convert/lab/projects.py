@@ -288,14 +288,15 @@ def start_tool(p, pristine, a, clock):
 
 def tool_compdb(p, tree, log):
     """TREE configured as the row configures it (without the library's
-    flags, which discovery does not need) and its compile_commands.json
-    from make's dry run (corpus.py's reading of it)."""
-    import corpus
+    flags, which discovery does not need) and its compile_commands.json,
+    made by the tool's own module as the tool would make it (make's dry
+    run), at the tree's top so that both copies are read the same way."""
+    sys.path.insert(0, os.path.dirname(HERE))
+    from refconv import compdb
     B.sh(["./configure"] + p["configure"], cwd=tree, log=log)
-    r = subprocess.run(["make", "-nkw"], cwd=tree, stdout=subprocess.PIPE,
-                       stderr=subprocess.STDOUT, universal_newlines=True)
-    with open(os.path.join(tree, "compile_commands.json"), "w") as f:
-        json.dump(corpus.dry_run_commands(r.stdout, tree), f, indent=1)
+    db, note = compdb.make(tree, tree)
+    if not db:
+        raise RuntimeError("%s: %s" % (tree, note))
 
 
 def run_tool(p, pristine, d, a, clock):

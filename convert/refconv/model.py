@@ -492,21 +492,9 @@ def _kind(fm, extra, root):
 
 
 def _skipped_uses(model):
-    """A field named in a file spatch skipped has uses nobody read: it is
-    not converted (a conversion must account for every use)."""
-    for f, why in scan.SKIPPED:
-        if not os.path.isfile(f):
-            continue
-        text = scan.read(f)
-        for fm in model["fields"].values():
-            if re.search(r"\b%s\b" % re.escape(fm["field"]), text):
-                r = "%s was skipped (%s): its uses of .%s are unknown" % (
-                    os.path.relpath(f, model["root"]), why, fm["field"])
-                if r not in fm["reasons"]:
-                    fm["reasons"].append(r)
-                    fm["decision"] = "report-only"
-                    if fm.get("kind") == "reference-count":
-                        fm["kind"] = "unknown"
+    """A field a skipped file may use is not converted (skipped.py)."""
+    from . import skipped
+    skipped.refuse(model)
 
 
 def _rows(out, tag, width):

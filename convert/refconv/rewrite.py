@@ -271,17 +271,23 @@ def apply(m, incdir):
     # 1. the uses (spatch)
     touched = sorted({x["file"] for _, fm in conv for k in (
         "sites", "plain", "reads", "sentinels", "sets", "noops") for x in fm.get(k, [])})
+    # what reading skipped was judged by the model (the fields a skipped
+    # file may use are not converted); a file this rewrite skips is not
+    # rewritten
+    read_skips = list(scan.SKIPPED)
+    for f, why in read_skips:
+        print("refcount-convert: skipped %s: %s" % (f, why))
     scan.spatch(semantic_patch(m, conv), touched, m["incdirs"],
                 m["macro_file"], in_place=True,
                 workdir=os.path.join(m["work"], "apply"))
-    if scan.SKIPPED:
-        for f, why in scan.SKIPPED:
+    if scan.SKIPPED != read_skips:
+        for f, why in scan.SKIPPED[len(read_skips):]:
             print("refcount-convert: skipped %s: %s" % (f, why))
         # a conversion accounts for every use, or does not happen
         for f, t in before.items():
             scan.write(f, t)
         family_includes(headers)  # the families' own proofs held
-        print("refcount-convert: files were skipped: nothing converted")
+        print("refcount-convert: files were skipped while rewriting: nothing converted")
         return 1
     # 2. text edits: declarations, wrapper macros, initialisers, includes
     edits = {}

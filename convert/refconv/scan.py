@@ -12,6 +12,8 @@ import sys
 from . import registry
 
 SKIP_DIRS = {".git", ".pc", "debian", "build", "_build", "CMakeFiles"}
+# a meson or CMake build directory, whatever its name
+BUILD_MARKS = ("meson-info", "CMakeCache.txt")
 COCCI_DIR = os.path.join(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))), "cocci")
 
@@ -20,7 +22,8 @@ def sources(root):
     out = []
     for d, dirs, files in os.walk(root):
         dirs[:] = sorted(x for x in dirs if x not in SKIP_DIRS
-                         and not x.startswith("build"))
+                         and not x.startswith("build") and not any(
+                             os.path.exists(os.path.join(d, x, m)) for m in BUILD_MARKS))
         for f in sorted(files):
             if f.endswith((".c", ".h")):
                 out.append(os.path.join(d, f))
@@ -28,26 +31,28 @@ def sources(root):
 
 
 def include_dirs(root):
-    """-I directories: compile_commands.json's when there is one, then every
-    directory holding a header (spatch reads every #if variant, so the
-    headers of the other variants must be found as well)."""
-    for cand in ("compile_commands.json", "build/compile_commands.json"):
-        p = os.path.join(root, cand)
-        if os.path.exists(p):
-            dirs = []
-            for e in json.load(open(p)):
-                args = e.get("arguments") or e.get("command", "").split()
-                for i, a in enumerate(args):
-                    d = a[2:] if a.startswith("-I") else (
-                        args[i + 1] if a == "-I" and i + 1 < len(args) else None)
-                    if d:
-                        d = os.path.join(e.get("directory", root), d)
-                        if d not in dirs:
-                            dirs.append(d)
-            return dirs + [d for d in sorted({os.path.dirname(f) for f in sources(root)
-                                               if f.endswith(".h")}) if d not in dirs]
-    return sorted({os.path.dirname(f) for f in sources(root)
-                   if f.endswith(".h")})
+    """-I directories: the compile database's when there is one (compdb.py:
+    the tree's own, or one made the way its build would; only its own with
+    REFCONV_BACKEND=spatch), then every directory holding a header (spatch
+    reads every #if variant, so the headers of the other variants must be
+    found as well)."""
+    from . import compdb
+    p = compdb.existing(root) if os.environ.get("REFCONV_BACKEND") == "spatch" \
+        else compdb.locate(root)[0]
+    headers = sorted({os.path.dirname(f) for f in sources(root) if f.endswith(".h")})
+    if not p:
+        return headers
+    dirs = []
+    for e in json.load(open(p)):
+        args = e.get("arguments") or e.get("command", "").split()
+        for i, a in enumerate(args):
+            d = a[2:] if a.startswith("-I") else (
+                args[i + 1] if a == "-I" and i + 1 < len(args) else None)
+            if d:
+                d = os.path.join(e.get("directory", root), d)
+                if d not in dirs:
+                    dirs.append(d)
+    return dirs + [d for d in headers if d not in dirs]
 
 
 def read(path):
