@@ -733,11 +733,13 @@ Test(BT_SUITE, set_read)
 #else
 #define BT_INIT(n) REFCOUNT_INIT(n)
 #endif
+/* clang-format off */
 #define BT_NEGATIVES(X)                                                        \
 	X(BT_VMIN) X(BT_VMIN + 1) X(BT_VMIN + 2) X(-1) X(-2)                   \
 	X(BT_SATURATED - 1) X(BT_SATURATED + 1) X(BT_IMMORTAL)                 \
 	X(BT_IMMORTAL - BT_ZONE) X(BT_IMMORTAL - BT_ZONE - 1)                  \
 	X(BT_IMMORTAL + BT_ZONE - 1) X(BT_IMMORTAL + BT_ZONE)
+/* clang-format on */
 #define BT_STATIC(n) BT_INIT(n),
 #define BT_VALUE(n) (n),
 Test(BT_SUITE, set_negative, .init = setup)
@@ -754,8 +756,9 @@ Test(BT_SUITE, set_negative, .init = setup)
 
 		BT(set)(&s, vals[k]);
 		BT(set_release)(&t, vals[k]);
-		cr_assert_eq(BT(read)(&r), want, BT_X " initialised reads " BT_X,
-			     (BT_UV)vals[k], BT(read)(&r));
+		cr_assert_eq(BT(read)(&r), want,
+			     BT_X " initialised reads " BT_X, (BT_UV)vals[k],
+			     BT(read)(&r));
 		cr_assert_eq(r.refs, s.refs, BT_X ": set", (BT_UV)vals[k]);
 		cr_assert_eq(r.refs, t.refs, BT_X ": set_release",
 			     (BT_UV)vals[k]);
@@ -765,10 +768,9 @@ Test(BT_SUITE, set_negative, .init = setup)
 		report_counts_snap(&before);
 		cr_assert(!BT(dec_and_test)(&r));
 		cr_assert_eq(BT(read)(&r), want);
-		cr_assert(report_counts_delta_ok(&before,
-						 sat ? REFCOUNT_SUB_UAF :
-						       NO_REPORT,
-						 sat, &why),
+		cr_assert(report_counts_delta_ok(
+				  &before, sat ? REFCOUNT_SUB_UAF : NO_REPORT,
+				  sat, &why),
 			  BT_X ": %s", (BT_UV)vals[k], why);
 	}
 }

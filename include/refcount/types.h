@@ -43,10 +43,10 @@
  * needs one branch).  @n is evaluated more than once.
  */
 #define __REFCOUNT_SAT_SET(n)                                                  \
-	__REFCOUNT_SAT_WORD((int)(n) >= 0 || __REFCOUNT_IMMORTAL_VALUE(n) ?    \
-				    (int)(n) :                                 \
-				    __REFCOUNT_ROW_saturating(                 \
-					    __REFCOUNT_F_SATURATED))
+	__REFCOUNT_SAT_WORD(                                                   \
+		(int)(n) >= 0 || __REFCOUNT_IMMORTAL_VALUE(n) ?                \
+			(int)(n) :                                             \
+			__REFCOUNT_ROW_saturating(__REFCOUNT_F_SATURATED))
 #if !defined(REFCOUNT_BREED) || REFCOUNT_BREED == REFCOUNT_BREED_SATURATING || \
 	REFCOUNT_BREED == REFCOUNT_BREED_NONATOMIC
 #define __REFCOUNT_ENCODED 1
@@ -172,10 +172,10 @@ typedef struct refcount_long_struct {
 #define __REFCOUNT_LONG_READ(w) ((w) ? __REFCOUNT_LONG_WORD(w) : 0L)
 /* The word a set stores for @n: __REFCOUNT_SAT_SET() on a long. */
 #define __REFCOUNT_LONG_SET(n)                                                 \
-	__REFCOUNT_LONG_WORD((long)(n) >= 0 ||                                 \
-					     __REFCOUNT_LONG_IMMORTAL_VALUE(n) ? \
-				     (long)(n) :                               \
-				     REFCOUNT_LONG_SATURATED)
+	__REFCOUNT_LONG_WORD(                                                  \
+		(long)(n) >= 0 || __REFCOUNT_LONG_IMMORTAL_VALUE(n) ?          \
+			(long)(n) :                                            \
+			REFCOUNT_LONG_SATURATED)
 
 /**
  * REFCOUNT_LONG_MAX - the largest legal count of a refcount_long_t
