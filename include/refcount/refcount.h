@@ -399,8 +399,8 @@ refcount_set_release(refcount_t *r, int n)
  * full breed, so compare as
  * `(int)refcount_read(r) == (int)REFCOUNT_SATURATED` to be warning-clean
  * (-Wsign-compare) in every breed.  Zeroed memory (a counter never set)
- * reads 0 in every breed (in the saturating and nonatomic breeds it holds
- * the one word their map cannot tell from a count: docs/design.md, 'The
+ * reads 0 in every breed (in the saturating and nonatomic breeds it is the
+ * word of the count INT_MIN, which no set stores: docs/design.md, 'The
  * increment and the flags'); there a counter set to a negative value other
  * than an immortal one reads REFCOUNT_SATURATED (see refcount_set()).
  *
