@@ -9,7 +9,8 @@
  * what each breed must do: the final value, the return value and the report.
  * Operations that have a __refcount_*(..., oldp) form run twice, once in
  * each form (in the fast breed the plain form is the x86 asm, the oldp form
- * C), and the oldp form must hand back the starting value.
+ * C), and the oldp form must hand back the starting value: the value the
+ * set stored (set_stores()).
  *
  * The expectations follow docs/kernel-semantics.md, 'The saturating breed',
  * 'The full breed', 'The fast breed' and 'The atomic breed', and for
@@ -133,6 +134,27 @@ static const char *const point_names[] = {
 	"0",	     "1",	"2",	   "MAX-1",    "MAX",
 	"SATURATED", "INT_MAX", "INT_MIN", "UINT_MAX", "IMMORTAL",
 };
+
+/*
+ * The saturating design's set stores a negative count outside the immortal
+ * band (2^28 either side of IMMORTAL) as SATURATED: the kernel stores it,
+ * and its next checking operation saturates it as this one's does
+ * (docs/kernel-semantics.md, 'The saturating breed'; docs/design.md, 'The
+ * increment and the flags': the count -MAX is never stored).  The other
+ * breeds store @v.
+ */
+#if defined(__REFCOUNT_SATURATING_DESIGN) || defined(BOUNDARY_LONG)
+#define BT_SETS_SATURATED 1
+#endif
+static BT_UV set_stores(BT_UV v)
+{
+#ifdef BT_SETS_SATURATED
+	if ((BT_V)v < 0 &&
+	    v - (BT_UV)(BT_IMMORTAL - BT_ZONE) >= 2 * (BT_UV)BT_ZONE)
+		return (BT_UV)BT_SATURATED;
+#endif
+	return v;
+}
 
 static BT_UV point_value(enum point p)
 {
@@ -274,17 +296,13 @@ static const struct row rows[] = {
 	{ OP_ADD, P_MAXM1, CHECKED(2, RV, SAT(RV, AOVF)) },
 	{ OP_ADD, P_MAX, CHECKED(2, RV, SAT(RV, AOVF)) },
 	{ OP_ADD, P_SAT, CHECKED(2, RV, SAT(RV, AOVF)) },
-	/*
-	 * INT_MIN is the saturating design's hole, the word 0 (zeroed memory;
-	 * docs/design.md, 'The increment and the flags'): an add to it is
-	 * reported as an add to 0, which zeroed memory is.
-	 */
+	/* The saturating design's set stores INT_MIN as SATURATED. */
 	{ OP_ADD,
 	  P_INT_MIN,
 	  { [B_ATOMIC] = REL(2, RV, NONE),
 	    [B_FAST] = SAT(RV, AOVF),
 	    [B_FULL] = REL(2, RV, NONE),
-	    SATURATING(SAT(RV, AUAF)) } },
+	    SATURATING(SAT(RV, AOVF)) } },
 
 	/* inc_not_zero: true even when it saturates. */
 	{ OP_INC_NZ, P_0, ALL(REL(0, RF, NONE)) },
@@ -367,17 +385,15 @@ static const struct row rows[] = {
 	{ OP_DEC, P_SAT, CHECKED(-1, RV, SAT(RV, DLEAK)) },
 	/*
 	 * INT_MIN - 1 = INT_MAX: fast's `lock decl` sets OF but neither ZF
-	 * nor SF, so it does not trap; full counts are unsigned.  INT_MIN is
-	 * the saturating design's hole (the word 0: docs/design.md, 'The
-	 * increment and the flags'): a put there sets no flag and moves on
-	 * to INT_MAX, a leak.
+	 * nor SF, so it does not trap; full counts are unsigned.  The
+	 * saturating design's set stores INT_MIN as SATURATED (set_stores()).
 	 */
 	{ OP_DEC,
 	  P_INT_MIN,
 	  { [B_ATOMIC] = REL(-1, RV, NONE),
 	    [B_FAST] = REL(-1, RV, NONE),
 	    [B_FULL] = REL(-1, RV, NONE),
-	    SATURATING(REL(-1, RV, NONE)) } },
+	    SATURATING(SAT(RV, DLEAK)) } },
 
 	{ OP_DEC_AND_TEST,
 	  P_0,
@@ -414,14 +430,14 @@ static const struct row rows[] = {
 	{ OP_SUB_AND_TEST, P_SAT, CHECKED(-2, RF, SAT(RF, SUAF)) },
 	/*
 	 * INT_MIN - 2 is positive: no SF, so fast's `lock subl; js` goes on;
-	 * the saturating design's hole (see OP_DEC at INT_MIN) too.
+	 * the saturating design stores SATURATED (see OP_DEC at INT_MIN).
 	 */
 	{ OP_SUB_AND_TEST,
 	  P_INT_MIN,
 	  { [B_ATOMIC] = REL(-2, RF, NONE),
 	    [B_FAST] = REL(-2, RF, NONE),
 	    [B_FULL] = REL(-2, RF, NONE),
-	    SATURATING(REL(-2, RF, NONE)) } },
+	    SATURATING(SAT(RF, SUAF)) } },
 
 	/* dec_if_one: one CAS 1 -> 0, nothing detected, every breed. */
 	{ OP_DEC_IF_ONE, P_0, ALL(REL(0, RF, NONE)) },
@@ -434,7 +450,8 @@ static const struct row rows[] = {
 	 * dec_not_one: checked in every breed; on 0 it reports "underflow"
 	 * without saturating.  "Saturated" is UINT_MAX for the 2017 breeds
 	 * (so fast and atomic step on from INT_MIN / 2) and
-	 * REFCOUNT_SATURATED for the saturating breed.
+	 * REFCOUNT_SATURATED for the saturating breed, whose set stores
+	 * UINT_MAX (-1) as SATURATED: the kernel would step on to -2.
 	 */
 	{ OP_DEC_NOT_ONE, P_0, ALL(REL(0, RT, SUAF)) },
 	{ OP_DEC_NOT_ONE, P_1, ALL(REL(0, RF, NONE)) },
@@ -451,7 +468,7 @@ static const struct row rows[] = {
 	  { [B_ATOMIC] = REL(0, RT, NONE),
 	    [B_FAST] = REL(0, RT, NONE),
 	    [B_FULL] = REL(0, RT, NONE),
-	    SATURATING(REL(-1, RT, NONE)) } },
+	    SATURATING(SAT(RT, NONE)) } },
 
 	/* The lock helpers: true (lock held) only on 1 -> 0. */
 	{ OP_DEC_AND_MUTEX_LOCK, P_0, ALL(REL(0, RF, SUAF)) },
@@ -554,7 +571,7 @@ static void check_lock(const char *what, enum op op, int ret)
 static void check_row(const struct row *row, bool with_oldp)
 {
 	const struct cell *c = &row->c[BT_COLUMN];
-	BT_UV start = point_value(row->p), want;
+	BT_UV start = point_value(row->p), stored = set_stores(start), want;
 	BT_V oldp = 0x5a5a5a5a;
 	struct report_counts before;
 	BT_T r;
@@ -566,7 +583,7 @@ static void check_row(const struct row *row, bool with_oldp)
 		 with_oldp ? BT_NAME_ : BT_NAME, op_names[row->op],
 		 point_names[row->p], start);
 	cr_assert(c->known, "%s: the table has no entry for this breed", what);
-	want = c->sat ? (BT_UV)BT_SATURATED : start + (BT_UV)(BT_V)c->delta;
+	want = c->sat ? (BT_UV)BT_SATURATED : stored + (BT_UV)(BT_V)c->delta;
 
 	BT(set)(&r, (BT_V)start);
 	report_counts_snap(&before);
@@ -577,9 +594,9 @@ static void check_row(const struct row *row, bool with_oldp)
 	cr_assert_eq(ret, c->ret, "%s: returned %d, expected %d", what, ret,
 		     c->ret);
 	if (with_oldp)
-		cr_assert_eq(oldp, (BT_V)start,
+		cr_assert_eq(oldp, (BT_V)stored,
 			     "%s: *oldp = " BT_D ", expected " BT_D, what, oldp,
-			     (BT_V)start);
+			     (BT_V)stored);
 	cr_assert(report_counts_delta_ok(&before, c->type, 1, &why), "%s: %s",
 		  what, why);
 	if (c->type != NO_REPORT)
@@ -679,7 +696,11 @@ Test(BT_SUITE, immortal)
 	}
 }
 
-/* set/read round-trip every boundary value; set_release too. */
+/*
+ * set/read round-trip every boundary value (and its neighbour), set_release
+ * and the static initializer too; in the saturating design a negative
+ * value outside the immortal band reads SATURATED (set_stores()).
+ */
 Test(BT_SUITE, set_read)
 {
 	BT_T r;
@@ -687,23 +708,73 @@ Test(BT_SUITE, set_read)
 	BT(set)(&r, BT_SATURATED);
 	cr_assert_eq(BT(read)(&r), (BT_UV)BT_SATURATED);
 	for (int p = P_0; p <= P_IMMORTAL; p++) {
-		BT_UV want = point_value(p);
+		BT_UV v = point_value(p);
 
-#if defined(__REFCOUNT_SATURATING_DESIGN) || defined(BOUNDARY_LONG)
-		/*
-		 * The saturating design's word for INT_MIN is zeroed memory's,
-		 * which reads 0 (docs/design.md, 'The increment and the flags').
-		 */
-		if (p == P_INT_MIN)
-			want = 0;
-#endif
-		BT(set)(&r, (BT_V)point_value(p));
-		cr_assert_eq(BT(read)(&r), want, "%s reads " BT_X,
+		BT(set)(&r, (BT_V)v);
+		cr_assert_eq(BT(read)(&r), set_stores(v), "%s reads " BT_X,
 			     point_names[p], BT(read)(&r));
-		BT(set_release)(&r, (BT_V)point_value(p) ^ 1);
-		cr_assert_eq(BT(read)(&r), point_value(p) ^ 1);
+		BT(set_release)(&r, (BT_V)(v ^ 1));
+		cr_assert_eq(BT(read)(&r), set_stores(v ^ 1),
+			     "%s ^ 1 reads " BT_X, point_names[p],
+			     BT(read)(&r));
 	}
 }
+
+/*
+ * Every negative value a set can be given, around -MAX, SATURATED and the
+ * edges of the immortal band: the initializer, the set and the set_release
+ * store the same word, and only the immortal band keeps its value.  A put
+ * of one on each is then the kernel's put on a negative count: saturated
+ * and reported, or, on REFCOUNT_IMMORTAL, a silent no-op.
+ */
+#ifdef BT_SETS_SATURATED
+#ifdef BOUNDARY_LONG
+#define BT_INIT(n) REFCOUNT_LONG_INIT(n)
+#else
+#define BT_INIT(n) REFCOUNT_INIT(n)
+#endif
+/* clang-format off */
+#define BT_NEGATIVES(X)                                                        \
+	X(BT_VMIN) X(BT_VMIN + 1) X(BT_VMIN + 2) X(-1) X(-2)                   \
+	X(BT_SATURATED - 1) X(BT_SATURATED + 1) X(BT_IMMORTAL)                 \
+	X(BT_IMMORTAL - BT_ZONE) X(BT_IMMORTAL - BT_ZONE - 1)                  \
+	X(BT_IMMORTAL + BT_ZONE - 1) X(BT_IMMORTAL + BT_ZONE)
+/* clang-format on */
+#define BT_STATIC(n) BT_INIT(n),
+#define BT_VALUE(n) (n),
+Test(BT_SUITE, set_negative, .init = setup)
+{
+	static const BT_T init[] = { BT_NEGATIVES(BT_STATIC) };
+	static const BT_V vals[] = { BT_NEGATIVES(BT_VALUE) };
+	struct report_counts before;
+	const char *why;
+
+	for (unsigned int k = 0; k < sizeof(vals) / sizeof(vals[0]); k++) {
+		BT_UV want = set_stores((BT_UV)vals[k]);
+		bool sat = want == (BT_UV)BT_SATURATED;
+		BT_T r = init[k], s, t;
+
+		BT(set)(&s, vals[k]);
+		BT(set_release)(&t, vals[k]);
+		cr_assert_eq(BT(read)(&r), want,
+			     BT_X " initialised reads " BT_X, (BT_UV)vals[k],
+			     BT(read)(&r));
+		cr_assert_eq(r.refs, s.refs, BT_X ": set", (BT_UV)vals[k]);
+		cr_assert_eq(r.refs, t.refs, BT_X ": set_release",
+			     (BT_UV)vals[k]);
+		cr_assert_eq(BT(is_immortal)(&r), !sat, BT_X, (BT_UV)vals[k]);
+		if (!sat && vals[k] != BT_IMMORTAL)
+			continue; /* an edge of the band: a put may leave it */
+		report_counts_snap(&before);
+		cr_assert(!BT(dec_and_test)(&r));
+		cr_assert_eq(BT(read)(&r), want);
+		cr_assert(report_counts_delta_ok(
+				  &before, sat ? REFCOUNT_SUB_UAF : NO_REPORT,
+				  sat, &why),
+			  BT_X ": %s", (BT_UV)vals[k], why);
+	}
+}
+#endif
 
 /*
  * sub_and_test(0) on 0: the current kernel's `old > 0 &&` guard makes the

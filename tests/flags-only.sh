@@ -11,6 +11,13 @@
 #     add, sub, inc or dec whose flags the branches read (the saturating
 #     breed's word is INT_MIN - count: docs/design.md, 'The increment and
 #     the flags');
+#   - flags-only operations: from the first locked instruction outside
+#     .cold to the first `ret` or `jmp` after it (the hot path's return),
+#     exactly the conditional branches the design needs: one for every get
+#     and every put of 1 (`jle` after `lock dec`/`sub`, `js` after
+#     `lock inc`: the count -INT_MAX, whose put a `je` would catch, is never
+#     stored), two for sub_and_test(2) (`js`, `jbe`) and rcuref_put
+#     (`jb`, `js`);
 #   - try-gets (hp_try_*): no `xadd`; `cmpxchg` in their loop; the first
 #     one laid out outside .cold (the hot loop; the general loop of the
 #     edge cases comes after it) is followed at once by the branch on its
@@ -33,6 +40,7 @@ for o in "$@"; do
 		sub(/\.cold$/, "", fn)
 		seen[fn] = 1
 		aftercas = 0
+		hot = 0
 		next
 	}
 	/^[0-9a-f]+ <.*>:$/ { fn = ""; next }
@@ -40,8 +48,18 @@ for o in "$@"; do
 	{
 		insn = $0
 		sub(/^ +[0-9a-f]+:\t/, "", insn)
-		if (insn ~ /^lock /)
+		if (insn ~ /^lock /) {
+			if (!cold && !locked[fn] && fn !~ /^hp_try_/) {
+				hot = 1
+				branches[fn] = 0
+			}
 			locked[fn]++
+		} else if (hot) {
+			if (insn ~ /^(ret|jmp)/)
+				hot = 0
+			else if (insn ~ /^j[a-z]+ /)
+				branches[fn]++
+		}
 		if (insn ~ /xadd/)
 			xadd[fn]++
 		if (insn ~ /cmpxchg/) {
@@ -63,6 +81,7 @@ for o in "$@"; do
 		}
 	}
 	END {
+		want["hp_sub_and_test"] = want["hp_rcuref_put"] = 2
 		n = 0
 		for (f in seen) {
 			n++
@@ -78,6 +97,9 @@ for o in "$@"; do
 					bad[f] = bad[f] " xadd: a locked instruction whose old value is read back;"
 				if (cas[f])
 					bad[f] = bad[f] " cmpxchg outside a try-get;"
+				w = f in want ? want[f] : 1
+				if (locked[f] && branches[f] != w)
+					bad[f] = bad[f] " " branches[f] " conditional branches from the locked instruction to the return, not " w ";"
 			}
 			if (bad[f] != "") {
 				print "flags-only: FAIL: " obj ": " f ":" bad[f]

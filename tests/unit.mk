@@ -103,11 +103,11 @@ check-cxx: $(T_CXX_BINS)
 # No locked instruction's old value read back in the default breed's hot
 # paths (tests/flags-only.sh): tests/flags-only.c built -O2 with gcc and
 # clang for x86-64 and i386 (cross compilers: pure disassembly, the same
-# verdict on any machine), then two mutants that must fail it, each naming
+# verdict on any machine), then three mutants that must fail it, each naming
 # the operation it broke: the C gets and puts (-DREFCOUNT_SATURATING_NO_ASM:
-# `lock xadd`, the increment as it was before the biased word) and a copy
+# `lock xadd`, the increment as it was before the biased word), and copies
 # of the headers under $(B) whose try-get tests the value its cmpxchg read
-# back.
+# back, and whose put has its `je` back (a second branch on the hot path).
 FO_DIR := $(B)/flags-only
 FO_CFLAGS := -std=gnu11 -O2 -Wall -Wextra -Werror -c tests/flags-only.c
 FO_X64_GCC := $(if $(filter x86_64,$(shell uname -m)),gcc,x86_64-linux-gnu-gcc)
@@ -141,7 +141,19 @@ check-flags-only: tests/flags-only.c tests/flags-only.sh $(LIB_HDRS) | \
 		> $(FO_DIR)/mutant-tryget.out
 	grep -q "hp_try_inc_not_zero:.* a test after the swap" \
 		$(FO_DIR)/mutant-tryget.out
-	@echo "check-flags-only: 4 builds pass; both mutants fail it, as they must"
+	cp -r include $(FO_DIR)/mutant-je-include
+	perl -0pi -e 's/("js 771f\\n\\t"\n)(\t\t     "\.pushsection ")/$$1\t\t     "je %l[bad]\\n\\t"\n$$2/' \
+		$(FO_DIR)/mutant-je-include/refcount/arch/x86-saturating.h
+	grep -q 'je %l\[bad\]' \
+		$(FO_DIR)/mutant-je-include/refcount/arch/x86-saturating.h
+	$(FO_X64_GCC) $(FO_CFLAGS) -I$(FO_DIR)/mutant-je-include \
+		-o $(FO_DIR)/mutant-je.ob
+	! sh tests/flags-only.sh objdump $(FO_DIR)/mutant-je.ob \
+		> $(FO_DIR)/mutant-je.out
+	for f in hp_dec_and_test hp_kref_put; do \
+		grep -q "$$f: 2 conditional branches" $(FO_DIR)/mutant-je.out \
+		|| exit 1; done
+	@echo "check-flags-only: 4 builds pass; the three mutants fail it, as they must"
 CHECK_TARGETS += check-flags-only
 
 # docs/breeds.md is generated from the table the tests assert.

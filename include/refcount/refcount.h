@@ -422,8 +422,13 @@ bool __REFCOUNT_SYM(dec_and_lock_at)(refcount_t *r, pthread_spinlock_t *lock,
  * @n: the new count: 0 to REFCOUNT_MAX, or REFCOUNT_SATURATED (both allowed;
  *	the full breed's unsigned constants are converted to int)
  *
- * Similar to atomic_set(): one store, with no check of the old value or of
- * @n.
+ * Similar to atomic_set(): one store, with no check of the old value.  In
+ * the saturating and nonatomic breeds a negative @n other than
+ * REFCOUNT_IMMORTAL's band (refcount_is_immortal()) stores
+ * REFCOUNT_SATURATED: the kernel stores @n, and its next checking
+ * operation on any negative count saturates and reports, as it does here
+ * on the saturated value; only refcount_read() straight after the set
+ * tells them apart (docs/kernel-semantics.md, 'The saturating breed').
  *
  * Memory ordering: none (a relaxed store): nothing this thread did before is
  * ordered against it.  To publish initialised fields through the count, use
@@ -438,7 +443,7 @@ bool __REFCOUNT_SYM(dec_and_lock_at)(refcount_t *r, pthread_spinlock_t *lock,
 static __refcount_inline __refcount_nonnull void refcount_set(refcount_t *r,
 							      int n)
 {
-	__atomic_store_n(&r->refs, __REFCOUNT_WORD(n), __ATOMIC_RELAXED);
+	__atomic_store_n(&r->refs, __REFCOUNT_SET_WORD(n), __ATOMIC_RELAXED);
 }
 
 /**
@@ -467,7 +472,7 @@ static __refcount_inline __refcount_nonnull void refcount_set(refcount_t *r,
 static __refcount_inline __refcount_nonnull void
 refcount_set_release(refcount_t *r, int n)
 {
-	__atomic_store_n(&r->refs, __REFCOUNT_WORD(n), __ATOMIC_RELEASE);
+	__atomic_store_n(&r->refs, __REFCOUNT_SET_WORD(n), __ATOMIC_RELEASE);
 }
 
 /**
@@ -485,9 +490,10 @@ refcount_set_release(refcount_t *r, int n)
  * full breed, so compare as
  * `(int)refcount_read(r) == (int)REFCOUNT_SATURATED` to be warning-clean
  * (-Wsign-compare) in every breed.  Zeroed memory (a counter never set)
- * reads 0 in every breed; in the saturating and nonatomic breeds so does a
- * counter set to INT_MIN, the one value their word cannot tell from zeroed
- * memory (docs/design.md, 'The increment and the flags').
+ * reads 0 in every breed (in the saturating and nonatomic breeds it is the
+ * word of the count INT_MIN, which no set stores: docs/design.md, 'The
+ * increment and the flags'); there a counter set to a negative value other
+ * than an immortal one reads REFCOUNT_SATURATED (see refcount_set()).
  *
  * Follows include/linux/refcount.h refcount_read() (still unsigned int
  * today).

@@ -24,7 +24,8 @@
  * flags of one locked instruction (docs/design.md, 'The increment and the
  * flags'); the 2017 breeds store @n.  __REFCOUNT_READ(w) is the count
  * refcount_read() gives for the word @w: the same map, but the word 0
- * (zeroed memory, or a count set to INT_MIN) reads 0.  Decided here, by the breed the unit
+ * (zeroed memory) reads 0.  __REFCOUNT_SET_WORD(n) is the word a set
+ * stores.  Decided here, by the breed the unit
  * selects, so that REFCOUNT_INIT() stores the same word as refcount_set();
  * <refcount/refcount.h> refuses a unit that selects another breed after
  * including this file.
@@ -32,14 +33,30 @@
 #define __REFCOUNT_SAT_WORD(n) ((int)(0x80000000u - (unsigned int)(n)))
 /* What refcount_read() says of the word @w: zeroed memory reads 0. */
 #define __REFCOUNT_SAT_READ(w) ((w) ? __REFCOUNT_SAT_WORD(w) : 0)
+/*
+ * The word refcount_set(), refcount_set_release() and REFCOUNT_INIT() store
+ * for @n in the saturating design: a negative count outside the immortal
+ * band is stored as REFCOUNT_SATURATED (INT_MIN / 2), the value the
+ * kernel's next checking operation on it would store, so that no word
+ * between the saturated one and 0 is ever set (docs/design.md, 'The
+ * increment and the flags': the count -INT_MAX is unreachable, and the put
+ * needs one branch).  @n is evaluated more than once.
+ */
+#define __REFCOUNT_SAT_SET(n)                                                  \
+	__REFCOUNT_SAT_WORD(                                                   \
+		(int)(n) >= 0 || __REFCOUNT_IMMORTAL_VALUE(n) ?                \
+			(int)(n) :                                             \
+			__REFCOUNT_ROW_saturating(__REFCOUNT_F_SATURATED))
 #if !defined(REFCOUNT_BREED) || REFCOUNT_BREED == REFCOUNT_BREED_SATURATING || \
 	REFCOUNT_BREED == REFCOUNT_BREED_NONATOMIC
 #define __REFCOUNT_ENCODED 1
 #define __REFCOUNT_WORD(n) __REFCOUNT_SAT_WORD(n)
+#define __REFCOUNT_SET_WORD(n) __REFCOUNT_SAT_SET(n)
 #define __REFCOUNT_READ(w) __REFCOUNT_SAT_READ(w)
 #else
 #define __REFCOUNT_ENCODED 0
 #define __REFCOUNT_WORD(n) ((int)(n))
+#define __REFCOUNT_SET_WORD(n) ((int)(n))
 #define __REFCOUNT_READ(w) ((int)(w))
 #endif
 
@@ -65,14 +82,15 @@ typedef struct refcount_struct {
  *
  * Similar to ATOMIC_INIT(), as the kernel's REFCOUNT_INIT() is, but it
  * stores the breed's word for @n (INT_MIN - @n in the saturating and
- * nonatomic breeds), as refcount_set() does.  Memory ordering: none (an
- * initializer).
+ * nonatomic breeds), as refcount_set() does: there a negative @n outside
+ * REFCOUNT_IMMORTAL's band is stored as REFCOUNT_SATURATED.  @n is
+ * evaluated more than once.  Memory ordering: none (an initializer).
  *
  * Follows include/linux/refcount.h REFCOUNT_INIT().
  */
 #define REFCOUNT_INIT(n)                                                       \
 	{                                                                      \
-		__REFCOUNT_WORD(n)                                             \
+		__REFCOUNT_SET_WORD(n)                                         \
 	}
 
 /**
@@ -137,12 +155,14 @@ typedef struct refcount_long_struct {
  * REFCOUNT_LONG_INIT - static initializer for a refcount_long_t
  * @n: initial value (a long)
  *
- * Similar to ATOMIC_LONG_INIT(), as REFCOUNT_INIT() is to ATOMIC_INIT().
- * Memory ordering: none (an initializer).
+ * Similar to ATOMIC_LONG_INIT(), as REFCOUNT_INIT() is to ATOMIC_INIT():
+ * a negative @n outside REFCOUNT_LONG_IMMORTAL's band is stored as
+ * REFCOUNT_LONG_SATURATED, and @n is evaluated more than once.  Memory
+ * ordering: none (an initializer).
  */
 #define REFCOUNT_LONG_INIT(n)                                                  \
 	{                                                                      \
-		__REFCOUNT_LONG_WORD(n)                                        \
+		__REFCOUNT_LONG_SET(n)                                         \
 	}
 
 /* Internal: the word of the long count @n, and the count of a word. */
@@ -150,6 +170,12 @@ typedef struct refcount_long_struct {
 	((long)((unsigned long)LONG_MIN - (unsigned long)(n)))
 /* What refcount_long_read() says of the word @w: zeroed memory reads 0. */
 #define __REFCOUNT_LONG_READ(w) ((w) ? __REFCOUNT_LONG_WORD(w) : 0L)
+/* The word a set stores for @n: __REFCOUNT_SAT_SET() on a long. */
+#define __REFCOUNT_LONG_SET(n)                                                 \
+	__REFCOUNT_LONG_WORD(                                                  \
+		(long)(n) >= 0 || __REFCOUNT_LONG_IMMORTAL_VALUE(n) ?          \
+			(long)(n) :                                            \
+			REFCOUNT_LONG_SATURATED)
 
 /**
  * REFCOUNT_LONG_MAX - the largest legal count of a refcount_long_t

@@ -480,7 +480,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		uint8_t b = 1;
 
 		get_byte(&b);
-		m[k].v = (uint32_t)vals[b % NR_VALS];
+		m[k].v = model_set(MODEL_BREED, (uint32_t)vals[b % NR_VALS]);
 		refcount_set(&ctr[k].refcount, (int)m[k].v);
 		released[k] = 0;
 	}

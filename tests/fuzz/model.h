@@ -75,6 +75,8 @@ uint32_t model_max(enum model_breed b);
 uint32_t model_saturated(enum model_breed b);
 /* What refcount_read() gives for the model's count @v (the hole reads 0). */
 uint32_t model_read(enum model_breed b, uint32_t v);
+/* What refcount_set(@v) stores in breed @b (a negative count may saturate). */
+uint32_t model_set(enum model_breed b, uint32_t v);
 
 /*
  * model_apply() - apply one operation to @c

@@ -14,18 +14,25 @@
  *   past INT_MAX - @i (ZF or SF), negative or the hole (SF, or OF);
  *
  *   put of 1, `lock inc`: the last put gives the word INT_MIN, the only
- *   result with OF; any other negative result (SF) or 0 (ZF) is a put on 0,
- *   on a negative count or an immortal one;
+ *   result with OF; any other negative result (SF) is a put on 0, on a
+ *   negative count or an immortal one; `js` is the one branch, since the
+ *   one bad start whose result is not negative, the word -1 (the count
+ *   -INT_MAX, whose put gives 0), is never stored: a set stores a negative
+ *   count as REFCOUNT_SATURATED (<refcount/types.h>), and every operation
+ *   that leaves a negative count stores the saturated or immortal value
+ *   (docs/design.md, 'The increment and the flags', the proof);
  *
  *   put of @i > 1, `lock add $i`: as for 1, and CF (a carry: the word was
  *   -@i to -1, a count just above INT_MIN) is bad too; OF is the last put
  *   (the word INT_MIN exactly) or a put of more than the count, told apart
  *   by reading the word: after a correct last put nobody else may touch it.
  *
- * The one case no flag sees is a put on the word 0 (the count INT_MIN, or
- * zeroed memory): it moves to INT_MAX, a leak.  The C paths of
- * <refcount/impl/saturating-ops.h> give the same outcomes (the tests run
- * both: the saturating-noasm variant builds the C paths).
+ * The one case no flag sees is a put on the word 0 (zeroed memory, the
+ * count INT_MIN): it moves to INT_MAX, a leak.  The C paths of
+ * <refcount/impl/saturating-ops.h> give the same outcomes on every word the
+ * API can store (the tests run both: the saturating-noasm variant builds
+ * the C paths); on the word -1, which it cannot, a put of 1 here moves to
+ * the word 0 silently where the C paths report.
  *
  * A `lock`-prefixed instruction is a full barrier on x86, so it is the
  * RELEASE of the put and, when it took the count to 0, the ACQUIRE that the
@@ -73,16 +80,14 @@ bad:
 }
 
 /*
- * lock inc: js to a stub in .text.unlikely that jo's to "last" (the word
- * INT_MIN) and else to "bad"; je (the word 0) to "bad".  The hot path is
- * two branches not taken.
+ * lock inc: js to a stub in its own section that jo's to "last" (the word
+ * INT_MIN) and else to "bad".  The hot path is one branch not taken.
  */
 static __refcount_always_inline bool
 __refcount_sat_asm_dec_and_test(refcount_t *r)
 {
 	__asm__ goto("lock incl %0\n\t"
 		     "js 771f\n\t"
-		     "je %l[bad]\n\t"
 		     ".pushsection " __REFCOUNT_STUB_SECTION ", \"ax\"\n"
 		     "771:\tjo %l[last]\n\t"
 		     "jmp %l[bad]\n\t"
@@ -132,12 +137,11 @@ bad:
 	return __refcount_opaque_false();
 }
 
-/* lock inc: js or je (a result of INT_MIN, below 0, or 0) is bad. */
+/* lock inc: js (a result of INT_MIN or below 0) is bad, as above. */
 static __refcount_always_inline void __refcount_sat_asm_dec(refcount_t *r)
 {
 	__asm__ goto("lock incl %0\n\t"
-		     "js %l[bad]\n\t"
-		     "je %l[bad]"
+		     "js %l[bad]"
 		     : /* no outputs */
 		     : "m"(r->refs)
 		     : "memory", "cc"

@@ -30,10 +30,13 @@
  * The word is MIN - count (__RC_ENC, its own inverse; docs/design.md, 'The
  * increment and the flags'): a get subtracts from it, a put adds.  Every
  * outcome is the kernel's on the decoded count but one, the word 0 (the
- * count MIN, and zeroed memory): a try-get refuses it like 0, a get reports
- * it as an add to 0, and a put on it moves it silently to MAX (a leak),
- * as the x86 flags of <refcount/arch/x86-saturating.h> do; these C paths
- * give the same outcomes.
+ * count MIN: zeroed memory, since a set stores no negative count but
+ * SATURATED and the immortal band): a try-get refuses it like 0, a get
+ * reports it as an add to 0, and a put on it moves it silently to MAX (a
+ * leak), as the x86 flags of <refcount/arch/x86-saturating.h> do; these C
+ * paths give the same outcomes on every word the API stores.  (The word
+ * -1, the count -MAX, is not one: the x86 put of 1 moves it silently to 0,
+ * these paths report it.)
  *
  * Internal to librefcount's headers; not part of the API.
  */
