@@ -123,12 +123,14 @@ int refcount_dec_and_lock(refcount_t *r, pthread_spinlock_t *lock)
 
 void refcount_long_set(refcount_long_t *r, long n)
 {
-	__atomic_store_n(&r->refs, __REFCOUNT_LONG_SET(n), __ATOMIC_RELAXED);
+	__atomic_store_n(&r->refs, __REFCOUNT_LONG_SET_WORD(n),
+			 __ATOMIC_RELAXED);
 }
 
 void refcount_long_set_release(refcount_long_t *r, long n)
 {
-	__atomic_store_n(&r->refs, __REFCOUNT_LONG_SET(n), __ATOMIC_RELEASE);
+	__atomic_store_n(&r->refs, __REFCOUNT_LONG_SET_WORD(n),
+			 __ATOMIC_RELEASE);
 }
 
 unsigned long refcount_long_read(const refcount_long_t *r)

@@ -184,9 +184,12 @@ def word_body(kind, ty):
     w = ty.macro + "WORD"
     load = "__atomic_load_n(&r->refs, __ATOMIC_RELAXED)"
     if kind[0] == "store":
-        val = ty.imm if kind[1] == "IMMORTAL" else kind[1]
+        # a count is stored through the set's word (a negative count
+        # outside the immortal band becomes SATURATED); IMMORTAL as it is
+        imm = kind[1] == "IMMORTAL"
         return "__atomic_store_n(&r->refs, %s(%s), __ATOMIC_%s);" % (
-            w, val, kind[2].upper())
+            w if imm else ty.macro + "SET_WORD", ty.imm if imm else kind[1],
+            kind[2].upper())
     if kind[0] == "read":
         return "%s w = %s;\n\nreturn (%s)%sREAD(w);" % (ty.v, load, ty.uv,
                                                       ty.macro)

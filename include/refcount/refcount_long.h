@@ -90,13 +90,15 @@ bool __refcount_long_dec_not_one(refcount_long_t *r, const char *breed);
 static __refcount_inline __refcount_nonnull void
 refcount_long_set(refcount_long_t *r, long n)
 {
-	__atomic_store_n(&r->refs, __REFCOUNT_LONG_SET(n), __ATOMIC_RELAXED);
+	__atomic_store_n(&r->refs, __REFCOUNT_LONG_SET_WORD(n),
+			 __ATOMIC_RELAXED);
 }
 
 static __refcount_inline __refcount_nonnull void
 refcount_long_set_release(refcount_long_t *r, long n)
 {
-	__atomic_store_n(&r->refs, __REFCOUNT_LONG_SET(n), __ATOMIC_RELEASE);
+	__atomic_store_n(&r->refs, __REFCOUNT_LONG_SET_WORD(n),
+			 __ATOMIC_RELEASE);
 }
 
 static __refcount_inline __refcount_nonnull unsigned long

@@ -170,7 +170,9 @@ typedef struct refcount_long_struct {
 	((long)((unsigned long)LONG_MIN - (unsigned long)(n)))
 /* What refcount_long_read() says of the word @w: zeroed memory reads 0. */
 #define __REFCOUNT_LONG_READ(w) ((w) ? __REFCOUNT_LONG_WORD(w) : 0L)
-/* The word a set stores for @n: __REFCOUNT_SAT_SET() on a long. */
+/* The word a set stores for @n: __REFCOUNT_SAT_SET() on a long
+ * (__REFCOUNT_LONG_SET_WORD, as the int's __REFCOUNT_SET_WORD). */
+#define __REFCOUNT_LONG_SET_WORD(n) __REFCOUNT_LONG_SET(n)
 #define __REFCOUNT_LONG_SET(n)                                                 \
 	__REFCOUNT_LONG_WORD(                                                  \
 		(long)(n) >= 0 || __REFCOUNT_LONG_IMMORTAL_VALUE(n) ?          \
