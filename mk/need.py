@@ -1,0 +1,357 @@
+#!/usr/bin/env python3
+"""mk/need.py - the Debian packages the targets install, and the audit that
+every entry point installs what it uses before it uses it.
+
+  need.py list [--purgeable]
+      every package that a recipe's $(NEED) names (mk/need), one a line,
+      read from make's own database (make -p) and expanded by make: the
+      $(NEED) calls are the one list.  --purgeable: only those that are not
+      in mk/base-packages (the machine image), which .ci/run removes
+      before the tests.
+  need.py audit [--allow TARGET:PKG]... [--drop PKG]... TARGET...
+      for each TARGET alone, `make -n -B TARGET`: every use of a package
+      of the list that the image lacks must come after a $(NEED) of it (or
+      of a package that depends on it).  A use is a command of the package
+      (/usr/bin), a -l of its library, an #include of its header, or a
+      Python import of its module, on a recipe line or in a script or C
+      source that the line names (Python modules followed through their
+      local imports).  What a package provides is read from dpkg, so the
+      packages must be installed (make check-need installs them).
+      --allow TARGET:PKG: a use the audit sees that TARGET never reaches.
+      --drop PKG: the mutant, a $(NEED) that no longer names PKG.
+"""
+import argparse
+import os
+import re
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BASE = os.path.join(ROOT, "mk", "base-packages")
+MARK = "%NEED%"
+NEED_REF = re.compile(r"\$\(NEED\)|" + re.escape(MARK))
+PKG_NAME = re.compile(r"^[a-z0-9][a-z0-9+.-]+$")
+TOKEN = re.compile(r"[^\s;|&()<>'\"`=,{}]+")
+
+
+def fail(msg):
+    sys.exit("mk/need.py: " + msg)
+
+
+def make(args):
+    """make in the tree, with none of the calling make's flags."""
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL", "MAKEOVERRIDES")}
+    return subprocess.run(["make", "-C", ROOT, "--no-print-directory",
+                           "NEED=" + MARK] + args,
+                          env=env, capture_output=True, text=True)
+
+
+def dry_shell(cmd):
+    """The recipes' shell under `make -n` in the audit: make runs a line
+    that names $(MAKE) even then; run it only if it is a sub-make (itself
+    under -n), never a test (check-input's line)."""
+    words = cmd.split()
+    if words and os.path.basename(words[0]) == "make":
+        os.execv("/bin/sh", ["/bin/sh", "-c", cmd])
+    sys.exit(0)
+
+
+def joined_lines(text):
+    """Lines with their backslash-newline continuations joined."""
+    return re.sub(r"\\\n", " ", text).split("\n")
+
+
+def need_args(line):
+    """The argument texts of each $(NEED) on a recipe line: up to the
+    first shell separator outside a $(...)."""
+    out = []
+    for m in NEED_REF.finditer(line):
+        depth, i, s = 0, m.end(), line
+        while i < len(s):
+            if s.startswith("$(", i):
+                depth += 1
+                i += 2
+                continue
+            c = s[i]
+            if c == ")" and depth:
+                depth -= 1
+            elif depth == 0 and (c in ";|&)" or s.startswith(" then", i)):
+                break
+            i += 1
+        out.append(s[m.end():i].strip())
+    return out
+
+
+def base_packages():
+    with open(BASE) as f:
+        return {l.strip() for l in f if l.strip() and not l.startswith("#")}
+
+
+def packages():
+    """Every package named by a $(NEED) in any recipe, expanded by make."""
+    if os.environ.get("NEED_LISTING"):
+        fail("a $(NEED) argument runs mk/need.py list: it would never end")
+    os.environ["NEED_LISTING"] = "1"
+    db = make(["-p", "-q", "Makefile"])
+    if "# Files" not in db.stdout:
+        fail("make -p printed no database:\n" + db.stderr)
+    texts = set()
+    for line in joined_lines(db.stdout.split("# Files", 1)[1]):
+        if line.startswith("\t"):
+            texts.update(t for t in need_args(line) if t)
+    if not texts:
+        fail("no $(NEED) in any recipe")
+    rule = "need-expand: ; @printf '%s\\n' " + " ".join(sorted(texts))
+    out = make(["-s", "--eval", rule, "need-expand"])
+    if out.returncode:
+        fail("expanding the $(NEED) arguments failed:\n" + out.stderr)
+    pkgs = set(out.stdout.split())
+    for p in sorted(pkgs):
+        if not PKG_NAME.match(p):
+            fail(f"a $(NEED) names '{p}', which is no Debian package name")
+    return sorted(pkgs)
+
+
+# --- what each package provides, and what covers it ----------------------
+
+def dpkg_files(pkg):
+    out = subprocess.run(["dpkg", "-L", pkg], capture_output=True, text=True)
+    if out.returncode:
+        fail(f"{pkg} is not installed: the audit reads what it provides "
+             "from dpkg (make check-need installs it)")
+    return [f for f in out.stdout.split("\n") if f and not os.path.isdir(f)]
+
+
+def provides(pkg):
+    """(kind, token) pairs by which a recipe or script uses pkg."""
+    toks = set()
+    for f in dpkg_files(pkg):
+        m = re.match(r"^/(?:usr/)?s?bin/([^/]+)$", f)
+        if m:
+            toks.add(("command", m.group(1)))
+        m = re.match(r"^/usr/lib/(?:[^/]+/)?lib([^/]+)\.so$", f)
+        if m:
+            toks.add(("library", "-l" + m.group(1)))
+        m = re.match(r"^/usr/lib/python3/dist-packages/([A-Za-z_]\w*)(/|\.py$)", f)
+        if m:
+            toks.add(("module", m.group(1)))
+        if f.startswith("/usr/include/"):
+            rel = f[len("/usr/include/"):]
+            toks.add(("header", rel))
+            if "/" in rel:  # found through a -I of its directory
+                toks.add(("header", rel.split("/", 1)[1]))
+    return toks
+
+
+def dependency_graph():
+    """Installed package -> the packages it depends on (virtual names
+    resolved through Provides)."""
+    out = subprocess.run(["dpkg-query", "-W", "-f",
+                          "${Package}\t${Status}\t${Depends}, ${Pre-Depends}\t${Provides}\n"],
+                         capture_output=True, text=True, check=True).stdout
+    deps, provider = {}, {}
+    for line in out.splitlines():
+        name, status, dep, prov = line.split("\t")
+        if not status.endswith(" installed"):
+            continue
+        deps[name] = [re.sub(r"[\s:(].*", "", alt.strip())
+                      for d in dep.split(",") for alt in d.split("|") if alt.strip()]
+        for v in prov.split(","):
+            if v.strip():
+                provider.setdefault(re.sub(r"[\s:(].*", "", v.strip()), []).append(name)
+    return deps, provider
+
+
+def closure(pkgs, graph):
+    deps, provider = graph
+    seen, todo = set(), list(pkgs)
+    while todo:
+        p = todo.pop()
+        if p in seen:
+            continue
+        seen.add(p)
+        todo.extend(deps.get(p, []))
+        todo.extend(provider.get(p, []))
+    return seen
+
+
+# --- what a recipe line uses ----------------------------------------------
+
+def repo_file(tok):
+    """The repository file a token names, relative to ROOT, or None."""
+    path = os.path.relpath(tok, ROOT) if os.path.isabs(tok) else tok
+    if path.startswith(("..", "build/", "/")) or not os.path.isfile(os.path.join(ROOT, path)):
+        return None
+    return path
+
+
+def file_kind(path):
+    if path.endswith((".c", ".cc")):
+        return "c"
+    if path.endswith(".py"):
+        return "python"
+    if path.endswith(".sh"):
+        return "shell"
+    with open(os.path.join(ROOT, path), errors="replace") as f:
+        first = f.readline()
+    if first.startswith("#!"):
+        return "python" if "python" in first else "shell"
+    return None
+
+
+def python_local(path, mod, names):
+    """The repository files of a local import of mod (names: what was
+    imported from it) seen from path."""
+    here = os.path.dirname(path)
+    level = len(mod) - len(mod.lstrip("."))
+    parts = [p for p in mod.lstrip(".").split(".") if p]
+    bases = [here] if level else []
+    d = here
+    while not level and d not in ("", "/"):
+        bases.append(d)
+        d = os.path.dirname(d)
+    out = []
+    for b in bases:
+        for _ in range(max(level - 1, 0)):
+            b = os.path.dirname(b)
+        stem = os.path.join(b, *parts) if parts else b
+        for cand in [stem + ".py", os.path.join(stem, "__init__.py")] + \
+                [os.path.join(stem, n + ".py") for n in names]:
+            if os.path.isfile(os.path.join(ROOT, cand)):
+                out.append(os.path.normpath(cand))
+    return out
+
+
+def scan_python(path, text, uses, more):
+    for m in re.finditer(r"^\s*(?:from\s+(\S+)\s+import\s+\(?([\w\s,]+)|import\s+([\w.,\s]+?)$)",
+                         text, re.M):
+        if m.group(1):
+            mods = [m.group(1)]
+            names = [n.split()[0] for n in m.group(2).split(",") if n.strip()]
+        else:
+            mods = [x.split()[0] for x in m.group(3).split(",") if x.strip()]
+            names = []
+        for mod in mods:
+            if not mod.startswith("."):
+                uses.add(("module", mod.split(".")[0]))
+            more.extend(python_local(path, mod, names))
+    for m in re.finditer(r"\[\s*[\"']([\w.+-]+)[\"']\s*[],]", text):
+        uses.add(("command", m.group(1)))  # ["spatch", ...]: a command line
+
+
+def scan_c(text, uses):
+    optional = set(re.findall(r"__has_include\s*\(\s*<([^>]+)>", text))
+    for h in re.findall(r"^\s*#\s*include\s*<([^>]+)>", text, re.M):
+        if h not in optional:
+            uses.add(("header", h))
+
+
+def scan_file(path, cache):
+    """What a script or C source uses: (kind, token, file) triples."""
+    if path in cache:
+        return cache[path]
+    cache[path] = set()  # a cycle of imports ends here
+    kind = file_kind(path)
+    with open(os.path.join(ROOT, path), errors="replace") as f:
+        text = f.read()
+    pairs, more = set(), []
+    if kind == "c":
+        scan_c(text, pairs)
+    elif kind == "python":
+        scan_python(path, text, pairs, more)
+    uses = {(k, t, path) for k, t in pairs}
+    if kind == "shell":
+        uses |= line_uses(re.sub(r"(^|\s)#.*", "", text), cache, path)
+    for p in more:
+        uses |= scan_file(p, cache)
+    cache[path] = uses
+    return uses
+
+
+def line_uses(line, cache, where=None):
+    """(kind, token, where) pairs that a recipe line (or shell text) uses."""
+    out = set()
+    for tok in TOKEN.findall(line):
+        if tok.startswith("-l"):
+            out.add(("library", tok, where or "the recipe"))
+            continue
+        if re.match(r"^/(usr/)?s?bin/", tok):
+            tok = os.path.basename(tok)
+        out.add(("command", tok, where or "the recipe"))
+        path = repo_file(tok)
+        if path and path != where and file_kind(path):
+            out.update(scan_file(path, cache))
+    return out
+
+
+# --- the audit -------------------------------------------------------------
+
+def owners(pkgs):
+    """(kind, token) -> the packages of pkgs that provide it."""
+    own = {}
+    for p in pkgs:
+        for u in provides(p):
+            own.setdefault(u, set()).add(p)
+    return own
+
+
+def audit_target(target, own, graph, drops, allowed):
+    """The uncovered uses of target alone: {package: (kind, token, where)}."""
+    dry = "%: SHELL := " + os.path.abspath(__file__)
+    out = make(["-n", "-B", "--eval", dry, target])
+    if out.returncode:
+        fail(f"make -n -B {target} failed:\n{out.stderr}")
+    covered, found, cache = set(), {}, {}
+    for line in joined_lines(out.stdout):
+        texts = need_args(line)
+        if texts:
+            named = {w for t in texts for w in t.split()} - set(drops)
+            covered |= closure(named, graph)
+            for t in texts:
+                line = line.replace(t, "")
+        for kind, tok, where in sorted(line_uses(line, cache)):
+            for p in sorted(own.get((kind, tok), ())):
+                if p not in covered and p not in found and p not in allowed:
+                    found[p] = (kind, tok, where)
+    return found
+
+
+def audit(targets, drops, allow):
+    base = base_packages()
+    pkgs = [p for p in packages() if p not in base]
+    own, graph = owners(pkgs), dependency_graph()
+    bad = 0
+    for t in targets:
+        allowed = {a.split(":", 1)[1] for a in allow if a.split(":", 1)[0] == t}
+        for p, (kind, tok, where) in audit_target(t, own, graph, drops, allowed).items():
+            print(f"need audit: make {t} uses {p} ({kind} {tok}, in {where}) "
+                  f"with no $(NEED) of it before", file=sys.stderr)
+            bad += 1
+    if bad:
+        sys.exit(1)
+    print(f"need audit: each of {len(targets)} targets, made alone, NEEDs "
+          f"what it uses of the {len(pkgs)} packages the image lacks before it uses it")
+
+
+def main():
+    if len(sys.argv) == 3 and sys.argv[1] == "-c":
+        dry_shell(sys.argv[2])
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    ls = sub.add_parser("list")
+    ls.add_argument("--purgeable", action="store_true")
+    au = sub.add_parser("audit")
+    au.add_argument("--drop", action="append", default=[], metavar="PKG")
+    au.add_argument("--allow", action="append", default=[], metavar="TARGET:PKG")
+    au.add_argument("targets", nargs="+")
+    args = ap.parse_args()
+    if args.cmd == "list":
+        base = base_packages() if args.purgeable else set()
+        print("\n".join(p for p in packages() if p not in base))
+    else:
+        audit(args.targets, args.drop, args.allow)
+
+
+if __name__ == "__main__":
+    main()
