@@ -17,6 +17,13 @@
 #                     is not part of make check, whose run on a bare
 #                     machine (.ci/run, after .ci/bare) would otherwise
 #                     have them all from the start; .ci/run runs it last.
+#   check-packages    (make check) the list can be made: every $(NEED)
+#                     names packages, or make variables that do, never
+#                     shell words; its mutants (a $(NEED) of a shell
+#                     variable, of a bad name) must fail it
+#   check-help        (make check) every entry point in the Makefile's
+#                     header is a target, and there are at most 15; its
+#                     mutant (one that is no target) must fail it
 #
 # NEED_ALLOW: TARGET:PACKAGE, a use the audit sees that the target never
 # reaches.  check-input runs convert/lab/projects.py only to see it refuse
@@ -32,7 +39,7 @@ NEED_MUTANTS := check-convert-fixtures:python3-clang-14 \
 	check-convert-passes:coccinelle check-examples:liburcu-dev \
 	check-bench:libck-dev
 
-.PHONY: packages check-need
+.PHONY: packages check-need check-packages check-help
 packages:
 	@python3 mk/need.py list | while read -r p; do \
 		grep -qx "$$p" mk/base-packages && echo "$$p base" || echo "$$p"; done
@@ -46,3 +53,32 @@ check-need:
 		grep -q "make $$t uses $$p " $(B)/need-mutant.log || \
 			{ cat $(B)/need-mutant.log; exit 1; }; done
 	@echo "check-need: each of $(NEED_MUTANTS) with that package dropped from its NEED fails, as it must"
+
+NEED_LIST_MUTANTS := '$$$$pkgs' 'Foo_bar'
+check-packages:
+	@mkdir -p $(B) && python3 mk/need.py list > $(B)/packages
+	@for m in $(NEED_LIST_MUTANTS); do \
+		if python3 mk/need.py list --eval "need-mutant: ; \$$(NEED) $$m" \
+			> /dev/null 2> $(B)/packages-mutant.log; then \
+			echo "check-packages: a NEED of $$m passed"; exit 1; fi; \
+		grep -qF "$$m" $(B)/packages-mutant.log || \
+			{ cat $(B)/packages-mutant.log; exit 1; }; done
+	@echo "check-packages: $$(wc -l < $(B)/packages) packages, read from the \$$(NEED) calls; the mutants (a NEED of a shell variable, of a bad name) fail, as they must"
+CHECK_TARGETS += check-packages
+
+# Every name of the header against make's database: the real list, then
+# the mutant, the list and one that is no target.
+HELP_MAX := 15
+HELP_CHECK = for t in $(1); do grep -qx "$$t" $(B)/targets || \
+	{ echo "check-help: $$t is no target"; exit 1; }; done
+check-help:
+	@mkdir -p $(B) && $(MAKE) -pq Makefile 2>/dev/null | \
+		sed -n 's/^\([a-z][a-z-]*\):.*/\1/p' | sort -u > $(B)/targets
+	@set -- $(ENTRY_POINTS); [ $$# -le $(HELP_MAX) ] || \
+		{ echo "check-help: $$# entry points, more than $(HELP_MAX)"; exit 1; }
+	@$(call HELP_CHECK,$(ENTRY_POINTS))
+	@if ($(call HELP_CHECK,$(ENTRY_POINTS) check-nothing)) > $(B)/help.log; then \
+		echo "check-help: the mutant passed"; exit 1; fi; \
+	grep -q "check-nothing is no target" $(B)/help.log
+	@echo "check-help: the $(words $(ENTRY_POINTS)) entry points of make help are targets; the mutant (check-nothing) fails, as it must"
+CHECK_TARGETS += check-help

@@ -2,7 +2,7 @@
 """mk/need.py - the Debian packages the targets install, and the audit that
 every entry point installs what it uses before it uses it.
 
-  need.py list [--purgeable]
+  need.py list [--purgeable] [--eval RULE]...
       every package that a recipe's $(NEED) names (mk/need), one a line,
       read from make's own database (make -p) and expanded by make: the
       $(NEED) calls are the one list.  --purgeable: only those that are not
@@ -29,7 +29,7 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BASE = os.path.join(ROOT, "mk", "base-packages")
 MARK = "%NEED%"
-NEED_REF = re.compile(r"\$\(NEED\)|" + re.escape(MARK))
+NEED_REF = re.compile(r"(?<!\$)\$\(NEED\)|" + re.escape(MARK))
 PKG_NAME = re.compile(r"^[a-z0-9][a-z0-9+.-]+$")
 TOKEN = re.compile(r"[^\s;|&()<>'\"`=,{}]+")
 
@@ -88,18 +88,22 @@ def base_packages():
         return {l.strip() for l in f if l.strip() and not l.startswith("#")}
 
 
-def packages():
+def packages(evals=()):
     """Every package named by a $(NEED) in any recipe, expanded by make."""
     if os.environ.get("NEED_LISTING"):
         fail("a $(NEED) argument runs mk/need.py list: it would never end")
     os.environ["NEED_LISTING"] = "1"
-    db = make(["-p", "-q", "Makefile"])
+    db = make(["-p", "-q", "Makefile"] + sum((["--eval", e] for e in evals), []))
     if "# Files" not in db.stdout:
         fail("make -p printed no database:\n" + db.stderr)
     texts = set()
     for line in joined_lines(db.stdout.split("# Files", 1)[1]):
         if line.startswith("\t"):
             texts.update(t for t in need_args(line) if t)
+    for t in sorted(texts):
+        if re.search(r"\$\$|`", t):
+            fail(f"a $(NEED) takes its packages from the shell ('{t}'): "
+                 "name them, or a make variable, so that they can be listed")
     if not texts:
         fail("no $(NEED) in any recipe")
     rule = "need-expand: ; @printf '%s\\n' " + " ".join(sorted(texts))
@@ -237,7 +241,7 @@ def scan_python(path, text, uses, more):
                 uses.add(("module", mod.split(".")[0]))
             more.extend(python_local(path, mod, names))
     for m in re.finditer(r"\[\s*[\"']([\w.+-]+)[\"']\s*[],]", text):
-        uses.add(("command", m.group(1)))  # ["spatch", ...]: a command line
+        uses.add(("command", m.group(1)))  # a list's first word: a command line
 
 
 def scan_c(text, uses):
@@ -259,7 +263,8 @@ def scan_file(path, cache):
     if kind == "c":
         scan_c(text, pairs)
     elif kind == "python":
-        scan_python(path, text, pairs, more)
+        # comments out: whole lines, and PEP 8's inline ones
+        scan_python(path, re.sub(r"(?m)(^\s*|  )#.*$", "", text), pairs, more)
     uses = {(k, t, path) for k, t in pairs}
     if kind == "shell":
         uses |= line_uses(re.sub(r"(^|\s)#.*", "", text), cache, path)
@@ -341,6 +346,8 @@ def main():
     sub = ap.add_subparsers(dest="cmd", required=True)
     ls = sub.add_parser("list")
     ls.add_argument("--purgeable", action="store_true")
+    ls.add_argument("--eval", action="append", default=[], metavar="RULE",
+                    help="more makefile text (the mutants of check-packages)")
     au = sub.add_parser("audit")
     au.add_argument("--drop", action="append", default=[], metavar="PKG")
     au.add_argument("--allow", action="append", default=[], metavar="TARGET:PKG")
@@ -348,7 +355,7 @@ def main():
     args = ap.parse_args()
     if args.cmd == "list":
         base = base_packages() if args.purgeable else set()
-        print("\n".join(p for p in packages() if p not in base))
+        print("\n".join(p for p in packages(args.eval) if p not in base))
     else:
         audit(args.targets, args.drop, args.allow)
 
