@@ -26,18 +26,22 @@
 #                     mutant (one that is no target) must fail it
 #
 # NEED_ALLOW: TARGET:PACKAGE, a use the audit sees that the target never
-# reaches.  check-input runs convert/lab/projects.py only to see it refuse
-# a bad --only, before it builds anything with meson.
-NEED_ALLOW := check-input:meson
+# reaches.  check-input runs convert/lab/projects.py and corpus.py only to
+# see them refuse a bad --only, before they run refcount-convert or build
+# anything.
+NEED_ALLOW := $(addprefix check-input:,meson coccinelle python3-clang-14)
 NEED_AUDIT = python3 mk/need.py audit $(NEED_ALLOW:%=--allow %)
 NEED_AUDIT_TARGETS = $(sort $(CHECK_TARGETS) check-convert-mutant \
 	$(filter-out check $(CHECK_TIERS:%=check-%) help packages check-need uninstall,$(ENTRY_POINTS)))
 # The mutants, TARGET:PACKAGE, one per kind of use: a Python import (the
 # converter's libclang, the check-convert-fixtures of before), a command
-# in a Python command line, a -l, an #include.
+# in a Python command line, a -l, an #include, a command through a link (an
+# alternative) in a script a script names, a package the one used
+# recommends (a cross gcc's libc).
 NEED_MUTANTS := check-convert-fixtures:python3-clang-14 \
 	check-convert-passes:coccinelle check-examples:liburcu-dev \
-	check-bench:libck-dev
+	check-bench:libck-dev check-input:gnuplot-nox \
+	check-flags-only:libc6-dev-i386-cross
 
 .PHONY: packages check-need check-packages check-help
 packages:

@@ -12,11 +12,14 @@ every entry point installs what it uses before it uses it.
       for each TARGET alone, `make -n -B TARGET`: every use of a package
       of the list that the image lacks must come after a $(NEED) of it (or
       of a package that depends on it).  A use is a command of the package
-      (/usr/bin), a -l of its library, an #include of its header, or a
-      Python import of its module, on a recipe line or in a script or C
-      source that the line names (Python modules followed through their
-      local imports).  What a package provides is read from dpkg, so the
-      packages must be installed (make check-need installs them).
+      (/usr/bin, or a link to it there), a -l of its library, an #include
+      of its header (not one under __has_include), or a Python import of
+      its module, on a recipe line or in a script or C source that the
+      line names, and so on through the scripts those name and the local
+      modules they import; a use of a package is one of the packages of
+      the list it recommends too (mk/need installs no Recommends).  What a
+      package provides is read from dpkg, so the packages must be
+      installed (make check-need installs them).
       --allow TARGET:PKG: a use the audit sees that TARGET never reaches.
       --drop PKG: the mutant, a $(NEED) that no longer names PKG.
 """
@@ -134,6 +137,7 @@ def provides(pkg):
         m = re.match(r"^/(?:usr/)?s?bin/([^/]+)$", f)
         if m:
             toks.add(("command", m.group(1)))
+            toks.add(("binary", os.path.realpath(f)))
         m = re.match(r"^/usr/lib/(?:[^/]+/)?lib([^/]+)\.so$", f)
         if m:
             toks.add(("library", "-l" + m.group(1)))
@@ -151,24 +155,25 @@ def provides(pkg):
 def dependency_graph():
     """Installed package -> the packages it depends on (virtual names
     resolved through Provides)."""
-    out = subprocess.run(["dpkg-query", "-W", "-f",
-                          "${Package}\t${Status}\t${Depends}, ${Pre-Depends}\t${Provides}\n"],
+    out = subprocess.run(["dpkg-query", "-W", "-f", "${Package}\t${Status}\t"
+                          "${Depends}, ${Pre-Depends}\t${Provides}\t${Recommends}\n"],
                          capture_output=True, text=True, check=True).stdout
-    deps, provider = {}, {}
+    deps, provider, recommends = {}, {}, {}
+    names = lambda field: [re.sub(r"[\s:(].*", "", alt.strip())  # noqa: E731
+                           for d in field.split(",") for alt in d.split("|") if alt.strip()]
     for line in out.splitlines():
-        name, status, dep, prov = line.split("\t")
+        name, status, dep, prov, rec = line.split("\t")
         if not status.endswith(" installed"):
             continue
-        deps[name] = [re.sub(r"[\s:(].*", "", alt.strip())
-                      for d in dep.split(",") for alt in d.split("|") if alt.strip()]
+        deps[name], recommends[name] = names(dep), names(rec)
         for v in prov.split(","):
             if v.strip():
                 provider.setdefault(re.sub(r"[\s:(].*", "", v.strip()), []).append(name)
-    return deps, provider
+    return deps, provider, recommends
 
 
 def closure(pkgs, graph):
-    deps, provider = graph
+    deps, provider, _ = graph
     seen, todo = set(), list(pkgs)
     while todo:
         p = todo.pop()
@@ -242,6 +247,18 @@ def scan_python(path, text, uses, more):
             more.extend(python_local(path, mod, names))
     for m in re.finditer(r"\[\s*[\"']([\w.+-]+)[\"']\s*[],]", text):
         uses.add(("command", m.group(1)))  # a list's first word: a command line
+    # a script of the tree it names, os.path.join(HERE, "..", "tool") or so
+    for m in re.finditer(r"[\"']([\w.+-]+(?:/[\w.+-]+)*)[\"']", text):
+        d = os.path.dirname(path)
+        while True:
+            cand = os.path.normpath(os.path.join(d, m.group(1)))
+            if cand != path and os.path.isfile(os.path.join(ROOT, cand)) and \
+                    file_kind(cand):
+                more.append(cand)
+                break
+            if d in ("", "."):
+                break
+            d = os.path.dirname(d)
 
 
 def scan_c(text, uses):
@@ -293,15 +310,24 @@ def line_uses(line, cache, where=None):
 # --- the audit -------------------------------------------------------------
 
 def owners(pkgs):
-    """(kind, token) -> the packages of pkgs that provide it."""
-    own = {}
+    """(kind, token) -> the packages of pkgs that provide it; a command
+    also by the names that lead to it through symbolic links (gnuplot,
+    an alternative, is gnuplot-nox's /usr/bin/gnuplot-nox)."""
+    own, real = {}, {}
     for p in pkgs:
         for u in provides(p):
             own.setdefault(u, set()).add(p)
+            if u[0] == "binary":
+                real[u[1]] = p
+    for d in ("/usr/bin", "/usr/sbin"):
+        for n in os.listdir(d):
+            p = real.get(os.path.realpath(os.path.join(d, n)))
+            if p:
+                own.setdefault(("command", n), set()).add(p)
     return own
 
 
-def audit_target(target, own, graph, drops, allowed):
+def audit_target(target, own, graph, drops, allowed, listed):
     """The uncovered uses of target alone: {package: (kind, token, where)}."""
     dry = "%: SHELL := " + os.path.abspath(__file__)
     out = make(["-n", "-B", "--eval", dry, target])
@@ -317,8 +343,12 @@ def audit_target(target, own, graph, drops, allowed):
                 line = line.replace(t, "")
         for kind, tok, where in sorted(line_uses(line, cache)):
             for p in sorted(own.get((kind, tok), ())):
-                if p not in covered and p not in found and p not in allowed:
-                    found[p] = (kind, tok, where)
+                # mk/need installs no Recommends: a use of p is one of
+                # those of the list too (a cross gcc's libc)
+                for q in [p] + [r for r in graph[2].get(p, []) if r in listed]:
+                    if q not in covered and q not in found and q not in allowed:
+                        found[q] = (kind, tok if q == p else f"{tok} of {p}, which recommends it",
+                                    where)
     return found
 
 
@@ -329,7 +359,7 @@ def audit(targets, drops, allow):
     bad = 0
     for t in targets:
         allowed = {a.split(":", 1)[1] for a in allow if a.split(":", 1)[0] == t}
-        for p, (kind, tok, where) in audit_target(t, own, graph, drops, allowed).items():
+        for p, (kind, tok, where) in audit_target(t, own, graph, drops, allowed, set(pkgs)).items():
             print(f"need audit: make {t} uses {p} ({kind} {tok}, in {where}) "
                   f"with no $(NEED) of it before", file=sys.stderr)
             bad += 1
