@@ -7,7 +7,9 @@
 #                     them from make's database and expands them with make.
 #   make check-need   each test of make check and each entry point of
 #                     `make help`, made alone (make -n -B), NEEDs every
-#                     package of that list it uses before it uses it: a
+#                     package of that list it uses before it uses it, in
+#                     any order make -j may pick (a recipe counts its own
+#                     and its prerequisites' $(NEED)s, no others): a
 #                     command, a -l library, an #include, a Python import,
 #                     on the recipe line or in the scripts and sources it
 #                     names (mk/need.py audit); then the mutants, each a

@@ -11,7 +11,10 @@ every entry point installs what it uses before it uses it.
   need.py audit [--allow TARGET:PKG]... [--drop PKG]... TARGET...
       for each TARGET alone, `make -n -B TARGET`: every use of a package
       of the list that the image lacks must come after a $(NEED) of it (or
-      of a package that depends on it).  A use is a command of the package
+      of a package that depends on it) in whatever order make -j may
+      choose: in the same recipe, or in the recipe of a prerequisite (a
+      sub-make's recipes: in the recipe that runs it, or before them in
+      the sub-make).  A use is a command of the package
       (/usr/bin, or a link to it there), a -l of its library, an #include
       of its header (not one under __has_include), or a Python import of
       its module, on a recipe line or in a script or C source that the
@@ -41,23 +44,31 @@ def fail(msg):
     sys.exit("mk/need.py: " + msg)
 
 
-def make(args):
+def make(args, extra_env=None):
     """make in the tree, with none of the calling make's flags."""
     env = {k: v for k, v in os.environ.items()
            if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL", "MAKEOVERRIDES")}
+    env.update(extra_env or {})
     return subprocess.run(["make", "-C", ROOT, "--no-print-directory",
                            "NEED=" + MARK] + args,
                           env=env, capture_output=True, text=True)
 
 
+SUB_BEGIN, SUB_END = "%SUB-MAKE%", "%SUB-MAKE-END%"
+
+
 def dry_shell(cmd):
     """The recipes' shell under `make -n` in the audit: make runs a line
     that names $(MAKE) even then; run it only if it is a sub-make (itself
-    under -n), never a test (check-input's line)."""
+    under -n), between two marks, never a test (check-input's line)."""
     words = cmd.split()
-    if words and os.path.basename(words[0]) == "make":
-        os.execv("/bin/sh", ["/bin/sh", "-c", cmd])
-    sys.exit(0)
+    if not words or os.path.basename(words[0]) != "make" or \
+            os.environ.get("NEED_DRY_NOSUB"):
+        sys.exit(0)
+    print(SUB_BEGIN, flush=True)
+    rc = subprocess.call(["/bin/sh", "-c", cmd])
+    print(SUB_END, flush=True)
+    sys.exit(rc)
 
 
 def joined_lines(text):
@@ -327,28 +338,99 @@ def owners(pkgs):
     return own
 
 
-def audit_target(target, own, graph, drops, allowed, listed):
-    """The uncovered uses of target alone: {package: (kind, token, where)}."""
-    dry = "%: SHELL := " + os.path.abspath(__file__)
-    out = make(["-n", "-B", "--eval", dry, target])
+TRACE = re.compile(r"^\S+:\d+: (?:update )?target '(.+)' (?:does not exist|due to: .*)$")
+DRY = "%: SHELL := " + os.path.abspath(__file__)
+
+
+def prerequisites(target):
+    """target -> its prerequisites (normal and order-only), for each target
+    that `make -n -B target` itself updates (not a sub-make's), from the
+    database make prints after."""
+    out = make(["-p", "-n", "-B", "--eval", DRY, target], {"NEED_DRY_NOSUB": "1"})
+    prereqs, updated, cur = {}, set(), None
+    files = out.stdout.split("\n# Files\n", 1)[-1].split("\n# files hash-table stats")[0]
+    for line in files.split("\n"):
+        m = re.match(r"^([^#\s%][^:=]*?):{1,2}(?![=:])(.*)$", line)
+        if m:
+            cur = m.group(1)
+            prereqs.setdefault(cur, set()).update(m.group(2).replace("|", " ").split())
+        elif cur and line.startswith("#  Successfully updated"):
+            updated.add(cur)
+    return {t: p for t, p in prereqs.items() if t in updated}
+
+
+def trace_lines(target):
+    """The lines of `make -n -B --trace target`: each recipe after the
+    line naming its target, a sub-make's between SUB_BEGIN and SUB_END."""
+    out = make(["-n", "-B", "--trace", "--eval", DRY, target])
     if out.returncode:
         fail(f"make -n -B {target} failed:\n{out.stderr}")
-    covered, found, cache = set(), {}, {}
-    for line in joined_lines(out.stdout):
-        texts = need_args(line)
-        if texts:
-            named = {w for t in texts for w in t.split()} - set(drops)
-            covered |= closure(named, graph)
-            for t in texts:
-                line = line.replace(t, "")
-        for kind, tok, where in sorted(line_uses(line, cache)):
-            for p in sorted(own.get((kind, tok), ())):
-                # mk/need installs no Recommends: a use of p is one of
-                # those of the list too (a cross gcc's libc)
-                for q in [p] + [r for r in graph[2].get(p, []) if r in listed]:
-                    if q not in covered and q not in found and q not in allowed:
-                        found[q] = (kind, tok if q == p else f"{tok} of {p}, which recommends it",
-                                    where)
+    return joined_lines(out.stdout)
+
+
+def named_in(line, drops):
+    return {w for x in need_args(line) for w in x.split() if w not in drops}
+
+
+def top_needs(lines, drops):
+    """target -> the packages its recipe NEEDs, for this make's recipes."""
+    needs, cur, depth = {}, None, 0
+    for line in lines:
+        depth += (line == SUB_BEGIN) - (line == SUB_END)
+        m = TRACE.match(line)
+        if depth == 0 and m:
+            cur = m.group(1)
+        elif depth == 0 and cur:
+            needs.setdefault(cur, set()).update(named_in(line, drops))
+    return needs
+
+
+def before(t, prereqs, needs):
+    """The packages NEEDed by the recipes make finishes before t's starts:
+    those of its prerequisites, all the way down."""
+    seen, todo, pkgs = set(), list(prereqs.get(t, ())), set()
+    while todo:
+        u = todo.pop()
+        if u not in seen:
+            seen.add(u)
+            pkgs |= needs.get(u, set())
+            todo.extend(prereqs.get(u, ()))
+    return pkgs
+
+
+def audit_target(target, own, graph, drops, allowed, listed):
+    """The uses of target alone that no $(NEED) comes before, whatever the
+    order make -j picks: {package: (kind, token, where)}.  A recipe is
+    covered by its prerequisites' recipes and its own earlier lines; a
+    sub-make's recipes, by what came before the sub-make in the recipe
+    that runs it and by each other in their order."""
+    prereqs, lines = prerequisites(target), trace_lines(target)
+    needs = top_needs(lines, drops)
+    found, cache, memo, named, stack = {}, {}, {}, set(), []
+    for line in lines:
+        m = TRACE.match(line)
+        if line == SUB_BEGIN:
+            stack.append(named)
+            named = set(named)
+        elif line == SUB_END:
+            named = stack.pop() | named
+        elif m:
+            if not stack:
+                named = before(m.group(1), prereqs, needs)
+        else:
+            named |= named_in(line, drops)
+            key = frozenset(named)
+            covered = memo[key] if key in memo else memo.setdefault(key, closure(named, graph))
+            for x in need_args(line):
+                line = line.replace(x, "")
+            for kind, tok, where in sorted(line_uses(line, cache)):
+                for p in sorted(own.get((kind, tok), ())):
+                    # mk/need installs no Recommends: a use of p is one of
+                    # those of the list too (a cross gcc's libc)
+                    for q in [p] + [r for r in graph[2].get(p, []) if r in listed]:
+                        if q not in covered and q not in found and q not in allowed:
+                            found[q] = (kind, tok if q == p else
+                                        f"{tok} of {p}, which recommends it", where)
     return found
 
 
