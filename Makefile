@@ -1,18 +1,24 @@
 # librefcount: hardened reference counting for C, with the measurements that
 # tell what the hardening costs.
 #
-# The entry points (every other target is internal to a fragment):
+# The entry points, which `make help` prints (every other target is
+# internal to a fragment):
 #   make                  build/librefcount.a and build/pic/librefcount.so
 #   make check            every test below (installs what it is missing)
 #   make check-unit       the unit tier (tests/unit.mk, mk/man.mk)
 #   make check-integration  the integration tier (tests/integration.mk)
 #   make check-stress     stress, fuzz and model checks (tests/stress.mk)
 #   make check-examples   every example (examples/examples.mk)
+#   make check-convert    the converter on real Debian projects (convert/lab/lab.mk)
+#   make check-qemu       the unit and reliability suites under qemu-user
+#   make check-need       each target installs what it uses (mk/need.mk)
 #   make bench            refcount-bench (lab/bench/bench.mk)
 #   make nullblk-bench    the fio null_blk runs (lab/nullblk/nullblk.mk)
 #   make install PREFIX=/usr/local DESTDIR=   (and uninstall)
-# and, outside make check: check-convert (real Debian projects,
-# convert/lab/lab.mk) and check-qemu (aarch64 and i386 under qemu-user).
+#   make packages         the Debian packages the targets install
+#   make help             this list
+# check-convert, check-qemu and check-need are outside make check (.ci/run
+# runs them after it).
 #
 # Variables: WERROR= (no -Werror), NEED=true (install no Debian packages),
 # CC, OPT, CFLAGS, LDFLAGS, PREFIX (absolute), LIBDIR, INCDIR, DESTDIR.
@@ -66,7 +72,13 @@ $(eval $(call LIB_VARIANT,$(B),$(CC),$$(ALL_CFLAGS) -fPIC))
 $(eval $(call LIB_VARIANT,$(B)/pic,$(CC),$$(ALL_CFLAGS) -fPIC))
 LIB_PIC_OBJS = $(LIB_OBJS_$(B)/pic)
 
-.PHONY: all lib check install uninstall clean format distclean
+# The entry points' names, from the list above.
+ENTRY_POINTS := $(.DEFAULT_GOAL) \
+	$(shell sed -n '1,/^$$/s/^\#   make \([a-z][a-z-]*\).*/\1/p' Makefile)
+
+.PHONY: all lib check install uninstall clean format distclean help
+help:
+	@sed -n '1,/^$$/s/^#   \(make\)/  \1/p' Makefile
 all: lib
 lib: $(B)/librefcount.a $(B)/pic/librefcount.so
 
@@ -129,7 +141,9 @@ define CHECK_TIER
 check-$(1): $(CHECK_TIER_$(1))
 	@echo "make check-$(1): all of $(CHECK_TIER_$(1)) passed"
 endef
-$(foreach t,unit integration stress lab,$(eval $(call CHECK_TIER,$(t))))
+CHECK_TIERS := unit integration stress lab
+$(foreach t,$(CHECK_TIERS),$(eval $(call CHECK_TIER,$(t))))
+include mk/need.mk
 
 check: $(CHECK_TARGETS)
 	@echo "make check: all of $(CHECK_TARGETS) passed"

@@ -47,7 +47,7 @@ CHECK_TARGETS += check-convert-compiler
 PASSES_MUTANTS = no-blank strings arrow knr no-names address
 .PHONY: check-convert-passes
 check-convert-passes:
-	@$(NEED) coccinelle python3
+	@$(NEED) coccinelle python3 python3-clang-14 libclang-14-dev
 	python3 convert/tests/check-passes.py $(CURDIR)/$(B)/convert-passes
 	@for m in $(PASSES_MUTANTS); do \
 		! python3 convert/tests/check-passes.py $(CURDIR)/$(B)/convert-passes \

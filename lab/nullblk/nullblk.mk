@@ -112,10 +112,9 @@ NB_BENCH_ARGS = --runtime='$(NB_RUNTIME)' --ramp='$(NB_RAMP)' \
 	--budget='$(NB_BUDGET)' --pin='$(NB_PIN)' --il-runtime='$(NB_IL_RUNTIME)'
 # the NB_* values are checked before anything is built or run
 nullblk-bench:
-	$(NEED) python3
+	$(NEED) python3 fio
 	$(NB_TOOL) bench --check-args $(NB_BENCH_ARGS)
 	$(MAKE) --no-print-directory $(NB_SO) $(BENCH_BIN)
-	$(NEED) fio
 	$(BENCH_BIN) --suites=timing --no-progress \
 		--json=$(NB_CYCLES_JSON) > /dev/null
 	$(NB_TOOL) bench --so $(NB_SO) --cycles-json $(NB_CYCLES_JSON) \
