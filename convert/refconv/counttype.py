@@ -12,9 +12,11 @@ the variants the registry reads must agree.
 Such a type is a family (family.Family) whose fields are the embedding
 members: family.py proves it over every use and re-implements its
 macros on refcount_t where they are defined, the member f retyped in T.
-A type of two members or more (a count and an owner) is refused: its
-other member can make 0 a live state (an owner keeping the object), which
-a refcount_t reports as a use after free.
+A type that holds an owner pointer beside the count is found and
+refused: the owner can make 0 a live state (an owner keeping the object),
+which a refcount_t reports as a use after free.  A struct that holds
+anything else (a lock, a condition, a second counter: a read-write lock's
+reader count) is not a count type at all.
 """
 
 import re
@@ -73,9 +75,16 @@ def find(files, defs, struct_fields, make, typedefs=None):
                 fam.width = width
             else:
                 fam.refused.append("no library type of the width of '%s'" % fam.type)
-            siblings = [m for m, ds in struct_fields.items() for x in ds
+            siblings = [(m, x["type"]) for m, ds in struct_fields.items() for x in ds
                         if x["file"] == d["file"] and x["line"] != d["line"] and
                         _type_names(x) == names]
+            # a count type holds the count, and at most an owner pointer
+            # beside it; a struct with a lock, a condition or other
+            # counters (a read-write lock's reader count) is an object of
+            # its own, not a count type
+            if len(siblings) > 1 or any("*" not in t for _m, t in siblings):
+                continue
+            siblings = [m for m, _t in siblings]
             if siblings:
                 fam.refused.append(
                     "%s holds %s beside the count (%s): 0 may be a live state "
