@@ -35,6 +35,15 @@ def split_args(es):
     return out
 
 
+def unparen(text):
+    """TEXT, stripped, without the parentheses that enclose all of it."""
+    t = text.strip()
+    while t.startswith("(") and scan._match_brace(
+            t.replace("(", "{").replace(")", "}"), 0) == len(t) - 1:
+        t = t[1:-1].strip()
+    return t
+
+
 def nospace(s):
     return re.sub(r"\s+", "", s)
 

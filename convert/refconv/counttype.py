@@ -21,7 +21,7 @@ reader count) is not a count type at all.
 
 import re
 
-from . import scan
+from . import analyse as A, scan
 
 
 def _type_names(d):
@@ -107,12 +107,4 @@ def stores(body, param, field):
     v = m.group(1).strip()
     while v.endswith(")") and v.count(")") > v.count("("):
         v = v[:-1].rstrip()  # the parentheses around the assignment
-    return _unparen(v)
-
-
-def _unparen(v):
-    v = v.strip()
-    while v.startswith("(") and v.endswith(")") and scan._match_brace(
-            v.replace("(", "{").replace(")", "}"), 0) == len(v) - 1:
-        v = v[1:-1].strip()
-    return v
+    return A.unparen(v)

@@ -69,14 +69,6 @@ def _macro_functions(defs):
     return out
 
 
-def _unparen(b):
-    """B without the parentheses that enclose all of it."""
-    while b.startswith("(") and scan._match_brace(b.replace("(", "{").replace(
-            ")", "}"), 0) == len(b) - 1:
-        b = b[1:-1]
-    return b
-
-
 def _step(arg, params):
     """An argument as a step: +1, -1, ("param", i) or ("param-neg", i)."""
     a = A.nospace(arg)
@@ -118,7 +110,7 @@ def _resolve(name, funcs, depth=0):
         if void:
             b = "return%s;" % void.group(1)
         if b.startswith("return") and b.endswith(";"):
-            b = "return%s;" % _unparen(b[6:-1])
+            b = "return%s;" % A.unparen(b[6:-1])
         p0 = re.escape(params[0]) if params else "$^"
         m = re.match(r"^return\(?(\w+)\((.*)\)\)?([-+]\w+)?;$", b)
         # a decrement tested inside the operation (`(dec(x) == 1)`): true
@@ -148,7 +140,7 @@ def _resolve(name, funcs, depth=0):
                     if not isinstance(delta, int) and delta[2] < 0:
                         st = _neg(st)
                     r = ("rmw", ret, st)
-            elif call in funcs and args and _unparen(A.nospace(args[0])) == params[0]:
+            elif call in funcs and args and A.unparen(A.nospace(args[0])) == params[0]:
                 inner = _resolve(call, funcs, depth + 1)
                 if inner and inner[0] == "rmw" and isinstance(inner[2], tuple):
                     st = _step(args[inner[2][1]], params)
